@@ -1,0 +1,170 @@
+"""Bidding, Nil and Blind Nil, and the partnership Blind Nil pass, by simulation.
+
+**Bid** (:func:`decide_bid`): sample deals of the unseen cards consistent with what this
+seat knows (weighted by the bids already made), give every seat that has not bid yet the
+bid the fitted hand model predicts for its sampled hand, then for each candidate bid
+(the model's estimate -2..+2, and Nil when allowed) play every sampled deal to the end
+with the play policy and score the result with the score-aware objective. The same deals
+serve every candidate (common random numbers), so the comparison is sharp even with few
+samples. The candidate with the best mean objective is bid. The objective knows the
+match: near the target a safe make is worth more than a bag-free overbid, bags near the
+limit cost a penalty, and a failed contract that loses the match costs the match.
+
+**Blind Nil** (:func:`decide_blind_nil`): taken only when trailing, as its success rate
+(fitted by simulation, ``params.json``) makes it a losing bet on average; it is a
+variance play when the normal course of the match loses anyway.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+import time
+from typing import Callable, Sequence
+
+from .cards import SPADE_MASK
+from .evaluate import blind_nil_probability, expected_tricks, nil_features, nil_probability
+from .game import MatchContext, Objective, RuleSet, side_of
+from .playout import playout
+from .sampler import knowledge, sample_deals
+from .view import View
+
+
+@dataclasses.dataclass
+class BidConfig:
+    """Work limits of one bidding decision."""
+
+    deadline: float | None = None
+    samples: int | None = None
+    min_samples: int = 8
+    max_samples: int = 300
+
+
+def first_leader(view: View) -> int:
+    """Who leads the first trick: dealer's left (partnership) or the second player."""
+    if view.n == 4:
+        return ((view.dealer if view.dealer is not None else 0) + 1) % 4
+    first = view.first if view.first is not None else 0
+    return 1 - first
+
+
+def predicted_bid(hand: int, n: int, nil_allowed: bool) -> int:
+    """The bid the fitted hand model expects a player holding ``hand`` to make."""
+    if nil_allowed and nil_probability(hand, n) > 0.6 and expected_tricks(hand, n) < 2.0:
+        return 0
+    return max(1, min(13, int(expected_tricks(hand, n) + 0.5)))
+
+
+def decide_bid(view: View, rules: RuleSet, legal: Sequence[int], cfg: BidConfig,
+               rng: random.Random, log: Callable[[str], None] | None = None) -> int:
+    """The bid from ``legal`` with the best simulated score-aware value."""
+    legal = sorted(set(int(b) for b in legal))
+    if not legal:
+        raise ValueError("bid request with an empty legal list")
+    if len(legal) == 1:
+        return legal[0]
+    n, me = view.n, view.seat
+    est = expected_tricks(view.hand, n)
+    centre = max(1, int(est + 0.5))
+    cands = [b for b in legal if b > 0 and centre - 2 <= b <= centre + 2]
+    if not cands:
+        cands = [min((b for b in legal if b > 0), key=lambda b: abs(b - est), default=legal[0])]
+    if 0 in legal and rules.nil:
+        cands.append(0)
+    if len(cands) == 1:
+        return cands[0]
+    k = knowledge(view, rules.blind_nil_cards)
+    ctx = MatchContext(rules, n, side_of(me, n), view.score, view.bags, view.hand_no)
+    leader = first_leader(view)
+    sums = {b: 0.0 for b in cands}
+    count = 0
+    target = cfg.samples if cfg.samples is not None else cfg.max_samples
+    while count < target:
+        if cfg.deadline is not None and count >= cfg.min_samples and time.perf_counter() >= cfg.deadline:
+            break
+        deals = sample_deals(k, min(8, target - count), rng)
+        if not deals:
+            break
+        for hands in deals:
+            bids = list(view.bids)
+            for s in range(n):
+                if s != me and bids[s] is None:
+                    bids[s] = predicted_bid(hands[s], n, rules.nil)
+            for b in cands:
+                bids[me] = b
+                final = playout(hands, [], leader, False, [0] * n, bids)
+                obj = Objective(ctx, bids, view.blind)
+                sums[b] += obj.value(final)
+            count += 1
+    if count == 0:
+        return min(cands, key=lambda b: abs(b - est) if b else 99)
+    means = {b: sums[b] / count for b in cands}
+    best = max(cands, key=lambda b: (means[b], -abs(b - est)))
+    if log:
+        log("bid: " + ", ".join(f"{b}:{means[b]:.1f}" for b in sorted(cands)) +
+            f" (est {est:.2f}, {count} samples) -> {best}")
+    return best
+
+
+def decide_blind_nil(view: View, rules: RuleSet) -> bool:
+    """Whether to bid Blind Nil now (before seeing any card)."""
+    if not rules.blind_nil:
+        return False
+    n, me = view.n, view.seat
+    my_side = side_of(me, n)
+    mine, theirs = view.score[my_side], view.score[1 - my_side]
+    if n == 4:
+        partner = (me + 2) % 4
+        pb = view.bids[partner] if len(view.bids) == 4 else None
+        if pb == 0:
+            return False  # two nils on one side: too much to carry
+    deficit = theirs - mine
+    p = blind_nil_probability(n)
+    gain = rules.blind_nil_bonus * (2 * p - 1)
+    # Only a trailing side takes the gamble; the further behind and the closer the
+    # opponents are to the target, the more a normal hand fails to catch up.
+    near_end = theirs >= rules.target - 150
+    if deficit >= 200 and near_end:
+        return gain > -rules.blind_nil_bonus * 0.5
+    if deficit >= 300:
+        return gain > -rules.blind_nil_bonus * 0.3
+    return False
+
+
+def nil_danger(hand: int, n: int) -> float:
+    """How likely ``hand`` fails a nil (1 - modelled success), for choosing cards to shed."""
+    return 1.0 - nil_probability(hand, n)
+
+
+def choose_pass(view: View, count: int, to: int | None) -> list[int]:
+    """Cards to pass in the partnership Blind Nil exchange.
+
+    The Blind Nil bidder passes its most dangerous cards (greedy on the fitted nil model:
+    each pick is the card whose removal most improves the nil's chances, high spades and
+    unguarded honours first). Its partner passes its lowest cards, the ones that help a
+    nil most and cost its own contract least (low non-spades before low spades).
+    """
+    hand = view.hand
+    cards = []
+    m = hand
+    while m:
+        low = m & -m
+        cards.append(low.bit_length() - 1)
+        m ^= low
+    count = max(0, min(count, len(cards)))
+    i_am_blind = len(view.bids) > view.seat and view.bids[view.seat] == 0 and view.blind[view.seat]
+    if i_am_blind:
+        picked: list[int] = []
+        h = hand
+        for _ in range(count):
+            best = max((c for c in cards if h >> c & 1),
+                       key=lambda c: (nil_probability(h & ~(1 << c), view.n), c % 13, c // 13))
+            picked.append(best)
+            h &= ~(1 << best)
+        return sorted(picked)
+    ranked = sorted(cards, key=lambda c: (c % 13, c // 13 == 3))
+    return sorted(ranked[:count])
+
+
+__all__ = ["BidConfig", "decide_bid", "decide_blind_nil", "choose_pass", "predicted_bid",
+           "first_leader", "nil_danger", "nil_features", "SPADE_MASK"]

@@ -1,0 +1,189 @@
+"""The bot's model of the rules it needs: rule options, hand scoring, and the
+score-aware objective that card play and bidding maximise.
+
+This deliberately re-implements the little scoring the bot needs instead of importing
+the referee: a bot learns the rules from ``hello.rules`` like any foreign program.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any, Mapping, Sequence
+
+
+@dataclasses.dataclass(frozen=True)
+class RuleSet:
+    """The rule options announced in ``hello.rules`` (defaults: the standard game)."""
+
+    target: int = 500
+    nil: bool = True
+    nil_bonus: int = 100
+    blind_nil: bool = True
+    blind_nil_bonus: int = 200
+    blind_nil_cards: int = 3
+    blind_nil_behind: int | None = None
+    bag_limit: int = 10
+    bag_penalty: int = 100
+    mercy: int | None = None
+    max_hands: int = 100
+
+    @classmethod
+    def from_mapping(cls, data: Mapping[str, Any] | None) -> "RuleSet":
+        """Take known options from ``data``, ignore unknown ones and badly typed values
+        (a bot must keep playing whatever a newer referee announces)."""
+        kwargs: dict[str, Any] = {}
+        for f in dataclasses.fields(cls):
+            if data and f.name in data:
+                value = data[f.name]
+                default = f.default
+                if isinstance(default, bool):
+                    if isinstance(value, bool):
+                        kwargs[f.name] = value
+                elif value is None or (isinstance(value, int) and not isinstance(value, bool)):
+                    if value is not None or default is None:
+                        kwargs[f.name] = value
+        rules = cls(**kwargs)
+        if rules.bag_limit < 1:
+            rules = dataclasses.replace(rules, bag_limit=10)
+        return rules
+
+
+def side_of(seat: int, n_seats: int) -> int:
+    """Side that ``seat`` scores for: partners sit opposite; two-player seat = side."""
+    return seat % 2 if n_seats == 4 else seat
+
+
+def side_seats(side: int, n_seats: int) -> tuple[int, ...]:
+    """Seats scoring for ``side``."""
+    return (side, side + 2) if n_seats == 4 else (side,)
+
+
+def score_hand(rules: RuleSet, n_seats: int, bids: Sequence[int], blind: Sequence[bool],
+               tricks: Sequence[int], bags_before: Sequence[int]) -> tuple[list[int], list[int]]:
+    """Points per side for a finished hand and the bags each side carries afterwards.
+
+    A failed nil bidder's tricks never count toward the contract; they are bags worth one
+    point each. Each time a side's bags reach the limit it loses the penalty.
+    """
+    points, bags_after = [0, 0], [0, 0]
+    for side in (0, 1):
+        contract = made_tricks = nil_points = failed = 0
+        for seat in side_seats(side, n_seats):
+            if bids[seat] == 0:
+                bonus = rules.blind_nil_bonus if blind[seat] else rules.nil_bonus
+                if tricks[seat] == 0:
+                    nil_points += bonus
+                else:
+                    nil_points -= bonus
+                    failed += tricks[seat]
+            else:
+                contract += bids[seat]
+                made_tricks += tricks[seat]
+        over = 0
+        if contract == 0:
+            contract_points = 0
+        elif made_tricks >= contract:
+            over = made_tricks - contract
+            contract_points = 10 * contract + over
+        else:
+            contract_points = -10 * contract
+        bags = bags_before[side] + over + failed
+        penalties = 0
+        while bags >= rules.bag_limit:
+            bags -= rules.bag_limit
+            penalties += 1
+        points[side] = contract_points + nil_points + failed - penalties * rules.bag_penalty
+        bags_after[side] = bags
+    return points, bags_after
+
+
+@dataclasses.dataclass(frozen=True)
+class MatchContext:
+    """Where the match stands when a hand is scored: what makes the objective score-aware."""
+
+    rules: RuleSet
+    n_seats: int
+    my_side: int
+    score: tuple[int, int] = (0, 0)
+    bags: tuple[int, int] = (0, 0)
+    hand_no: int = 1
+
+    def bag_weight(self) -> float:
+        """Amortised cost of one carried bag in points.
+
+        A bag is worth ``bag_penalty / bag_limit`` of a future penalty, but only if the
+        match lasts long enough to reach it: near the target it is discounted.
+        """
+        base = self.rules.bag_penalty / max(1, self.rules.bag_limit)
+        lead = max(self.score)
+        remaining = self.rules.target - lead
+        if remaining <= 120:
+            factor = 0.35
+        elif remaining <= 250:
+            factor = 0.6
+        else:
+            factor = 0.85
+        if self.hand_no >= self.rules.max_hands:
+            factor = 0.0
+        return base * factor
+
+
+# Value of ending the match with a win, in points: large enough that winning the match
+# outweighs any single hand's points, as a match is what a tournament counts.
+MATCH_WIN_VALUE = 1000.0
+
+
+class Objective:
+    """Score-aware value of a hand's final trick counts for one side.
+
+    ``value(tricks)`` = this side's points minus the other side's, plus the amortised
+    value of the bag change, plus +-``MATCH_WIN_VALUE`` when the hand ends the match
+    (target, mercy or the last hand). It is zero-sum between the sides, so the searches
+    can use max/min on it.
+    """
+
+    def __init__(self, ctx: MatchContext, bids: Sequence[int], blind: Sequence[bool]):
+        self.ctx = ctx
+        self.bids = list(bids)
+        self.blind = list(blind)
+        self._lam = ctx.bag_weight()
+        self._cache: dict[tuple[int, ...], float] = {}
+
+    def value(self, tricks: Sequence[int]) -> float:
+        """Value for ``ctx.my_side`` of the hand ending with ``tricks`` per seat."""
+        key = tuple(tricks)
+        v = self._cache.get(key)
+        if v is None:
+            v = self._compute(key)
+            self._cache[key] = v
+        return v
+
+    def _compute(self, tricks: tuple[int, ...]) -> float:
+        ctx = self.ctx
+        rules = ctx.rules
+        points, bags_after = score_hand(rules, ctx.n_seats, self.bids, self.blind, tricks, ctx.bags)
+        me, them = ctx.my_side, 1 - ctx.my_side
+        v = float(points[me] - points[them])
+        # Amortised bag debt: a penalty already paid this hand is in ``points``; what is
+        # carried over is a debt of lam per bag (so each bag costs lam - 1 in the long run).
+        v -= self._lam * ((bags_after[me] - ctx.bags[me]) - (bags_after[them] - ctx.bags[them]))
+        new = (ctx.score[0] + points[0], ctx.score[1] + points[1])
+        winner = match_winner(rules, new, ctx.hand_no)
+        if winner is not None:
+            v += MATCH_WIN_VALUE if winner == me else -MATCH_WIN_VALUE
+        return v
+
+
+def match_winner(rules: RuleSet, score: Sequence[int], hand_no: int) -> int | None:
+    """Side that wins if the match ended at ``score`` after hand ``hand_no``; None if the
+    match goes on or ends in a draw."""
+    a, b = score[0], score[1]
+    if a == b:
+        return None
+    if max(a, b) >= rules.target:
+        return 0 if a > b else 1
+    if rules.mercy is not None and min(a, b) <= rules.mercy:
+        return 0 if a > b else 1
+    if hand_no >= rules.max_hands:
+        return 0 if a > b else 1
+    return None

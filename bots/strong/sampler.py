@@ -1,0 +1,265 @@
+"""Sampling complete deals consistent with everything a seat has seen.
+
+:func:`knowledge` distils a :class:`~bots.strong.view.View` into hard constraints:
+
+* this seat's cards, every card played (nobody holds them any more);
+* shown voids: a seat that did not follow the led suit holds none of it, and a seat that
+  led a spade before spades were broken held only spades;
+* cards this seat saw in the two-player draw (its discards: the unseen pile is the
+  opponent's discards; nobody holds this seat's own), with one exception: an opponent
+  that bid Blind Nil may have drawn some of them in its exchange;
+* cards this seat passed in a partnership exchange (the partner holds them until it plays
+  them or passes them back);
+* how many cards every seat still holds.
+
+:func:`sample_deals` then deals the unknown cards at random to the other seats (and, in
+two-player, to the unseen discard pile), most constrained cards first with each seat
+chosen in proportion to its free places, restarting on a dead end and falling back to an
+exhaustive search, so that a sample never contradicts a constraint. Samples are then
+biased by the bids: every seat's original hand is scored by how likely it was to make
+the bid it made (:func:`bid_likelihood`), and deals are drawn in proportion to that
+weight from a larger candidate set.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+import random
+
+from .cards import FULL_DECK, SPADES, SUIT_MASKS
+from .evaluate import expected_tricks, nil_probability
+from .view import View
+
+
+@dataclasses.dataclass
+class Knowledge:
+    """Hard facts one seat knows about where the cards are."""
+
+    n: int
+    me: int
+    hand: int
+    counts: list[int]  # cards each seat holds now
+    voids: list[int]  # per seat, bit s set when it is known to hold no card of suit s
+    known: list[int]  # per seat, cards it is known to hold
+    pool: int  # cards held by another seat (or lying in the two-player unseen pile)
+    pile: int  # two-player: how many pool cards are in the unseen discard pile
+    maybe_opp: int = 0  # two-player: own discards an opponent's Blind Nil exchange may have taken
+    maybe_max: int = 0
+    played_by: list[int] = dataclasses.field(default_factory=list)
+    bids: list[int | None] = dataclasses.field(default_factory=list)
+    blind: list[bool] = dataclasses.field(default_factory=list)
+
+
+def shown_voids(played: list[tuple[int, int]], n: int, broken_at_start: bool = False) -> list[int]:
+    """Per seat, the suits it has shown to be out of (bitmask), from the play so far."""
+    voids = [0] * n
+    broken = broken_at_start
+    for i in range(0, len(played), n):
+        trick = played[i:i + n]
+        lead_seat, lead_card = trick[0]
+        led = lead_card // 13
+        if led == SPADES and not broken:
+            voids[lead_seat] |= 0b0111  # led an unbroken spade: held only spades
+        for seat, card in trick[1:]:
+            if card // 13 != led:
+                voids[seat] |= 1 << led
+        if any(c // 13 == SPADES for _, c in trick):
+            broken = True
+    return voids
+
+
+def knowledge(view: View, blind_nil_cards: int = 3) -> Knowledge:
+    """The constraints :func:`sample_deals` must respect, from ``view``."""
+    n, me = view.n, view.seat
+    played_by = [0] * n
+    for s, c in view.played:
+        if 0 <= s < n:
+            played_by[s] |= 1 << c
+    played = 0
+    for m in played_by:
+        played |= m
+    counts = [13 - m.bit_count() for m in played_by]
+    counts[me] = view.hand.bit_count()
+    voids = shown_voids(view.played, n)
+    known = [0] * n
+    pool = FULL_DECK & ~view.hand & ~played
+    pile = 0
+    maybe_opp = maybe_max = 0
+    if n == 4:
+        partner = (me + 2) % 4
+        passed = view.passed & ~view.hand & ~played
+        if passed:
+            to = view.passed_to if view.passed_to is not None else partner
+            if 0 <= to < n and to != me:
+                known[to] = passed
+        pool &= ~(known[0] | known[1] | known[2] | known[3])
+    else:
+        opp = 1 - me
+        seen = view.discards & ~view.hand & ~played
+        pool &= ~seen
+        if view.bids[opp] == 0 and view.blind[opp]:
+            maybe_opp, maybe_max = seen, blind_nil_cards
+        pile = max(0, pool.bit_count() - counts[opp])
+    # A known card's suit cannot be a void (guards against inconsistent input).
+    for s in range(n):
+        for suit in range(4):
+            if known[s] & SUIT_MASKS[suit]:
+                voids[s] &= ~(1 << suit)
+    return Knowledge(n, me, view.hand, counts, voids, known, pool, pile, maybe_opp, maybe_max,
+                     played_by, list(view.bids), list(view.blind))
+
+
+def _bits(mask: int) -> list[int]:
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
+
+
+def deal_once(k: Knowledge, rng: random.Random) -> list[int] | None:
+    """One random deal (a mask per seat) satisfying every constraint, or None on a dead
+    end of the fast randomized method (the caller retries)."""
+    n = k.n
+    hands = list(k.known)
+    hands[k.me] = k.hand
+    caps = [k.counts[s] - k.known[s].bit_count() if s != k.me else 0 for s in range(n)]
+    pool = k.pool
+    voids = list(k.voids)
+    if n == 2:
+        opp = 1 - k.me
+        if k.maybe_opp and k.maybe_max:
+            # Each card of the opponent's Blind Nil exchange came from the 26 discards,
+            # about half of which are ours.
+            j = sum(1 for _ in range(k.maybe_max) if rng.random() < 0.5)
+            cands = [c for c in _bits(k.maybe_opp) if not voids[opp] >> (c // 13) & 1]
+            rng.shuffle(cands)
+            for c in cands[:min(j, caps[opp])]:
+                hands[opp] |= 1 << c
+                caps[opp] -= 1
+        # The unseen pile is a pseudo-seat with no voids.
+        hands.append(0)
+        caps.append(max(0, pool.bit_count() - caps[opp]))
+        voids.append(0)
+    m = len(hands)
+    cards = _bits(pool)
+    if sum(caps) != len(cards):
+        return None
+    elig_by_suit = [[s for s in range(m) if s != k.me and caps[s] > 0 and not voids[s] >> suit & 1]
+                    for suit in range(4)]
+    rng.shuffle(cards)
+    cards.sort(key=lambda c: len(elig_by_suit[c // 13]))
+    for c in cards:
+        elig = [s for s in elig_by_suit[c // 13] if caps[s] > 0]
+        if not elig:
+            return None
+        if len(elig) == 1:
+            s = elig[0]
+        else:
+            total = sum(caps[s] for s in elig)
+            x = rng.random() * total
+            for s in elig:
+                x -= caps[s]
+                if x < 0:
+                    break
+        hands[s] |= 1 << c
+        caps[s] -= 1
+    return hands[:n]
+
+
+def deal_exhaustive(k: Knowledge, rng: random.Random) -> list[int] | None:
+    """A deal found by backtracking (always succeeds when one exists); slow but rare."""
+    n = k.n
+    hands = list(k.known)
+    hands[k.me] = k.hand
+    caps = [k.counts[s] - k.known[s].bit_count() if s != k.me else 0 for s in range(n)]
+    voids = list(k.voids)
+    if n == 2:
+        hands.append(0)
+        caps.append(max(0, k.pool.bit_count() - caps[1 - k.me]))
+        voids.append(0)
+    m = len(hands)
+    cards = _bits(k.pool)
+    rng.shuffle(cards)
+    cards.sort(key=lambda c: sum(1 for s in range(m) if s != k.me and not voids[s] >> (c // 13) & 1))
+    if sum(caps) != len(cards):
+        return None
+
+    def rec(i: int) -> bool:
+        if i == len(cards):
+            return True
+        c = cards[i]
+        seats = [s for s in range(m) if s != k.me and caps[s] > 0 and not voids[s] >> (c // 13) & 1]
+        rng.shuffle(seats)
+        for s in seats:
+            caps[s] -= 1
+            hands[s] |= 1 << c
+            if rec(i + 1):
+                return True
+            caps[s] += 1
+            hands[s] &= ~(1 << c)
+        return False
+
+    return hands[:n] if rec(0) else None
+
+
+def bid_likelihood(bid: int, hand: int, n: int) -> float:
+    """How likely a player holding ``hand`` (13 cards) was to bid ``bid``.
+
+    Deliberately soft (wide spread, floor): opponents bid in styles we do not know, so
+    the weights only lean the samples toward plausible hands.
+    """
+    p_nil = nil_probability(hand, n)
+    if bid == 0:
+        return max(0.02, p_nil)
+    e = expected_tricks(hand, n)
+    d = bid - e
+    return max(0.01, math.exp(-d * d / (2 * 1.6 * 1.6))) * (1.0 - 0.7 * p_nil)
+
+
+def deal_weight(k: Knowledge, hands: list[int]) -> float:
+    """Product of the bid likelihoods of every other seat's original hand."""
+    w = 1.0
+    for s in range(k.n):
+        if s == k.me or s >= len(k.bids):
+            continue
+        b = k.bids[s]
+        if b is None or (b == 0 and k.blind[s]):
+            continue  # no bid yet, or a blind nil (says nothing about the cards)
+        orig = hands[s] | k.played_by[s]
+        if orig.bit_count() == 13:
+            w *= bid_likelihood(b, orig, k.n)
+    return w
+
+
+def sample_deals(k: Knowledge, count: int, rng: random.Random, weighted: bool = True,
+                 oversample: int = 4) -> list[list[int]]:
+    """``count`` deals consistent with ``k``; with ``weighted``, drawn in proportion to
+    :func:`deal_weight` from ``oversample * count`` candidates (without replacement)."""
+    want = count * (oversample if weighted else 1)
+    cands: list[list[int]] = []
+    failures = 0
+    while len(cands) < want:
+        d = deal_once(k, rng)
+        if d is None:
+            failures += 1
+            if failures > 30 + 2 * want:
+                d = deal_exhaustive(k, rng)
+                if d is None:
+                    break  # the constraints are contradictory: nothing to sample
+                failures = 0
+            else:
+                continue
+        cands.append(d)
+    if not weighted or len(cands) <= count:
+        return cands[:count]
+    # Weighted sampling without replacement (Efraimidis-Spirakis keys u^(1/w)).
+    keyed = []
+    for d in cands:
+        w = deal_weight(k, d)
+        u = rng.random()
+        keyed.append((math.log(u) / w if w > 0 else -math.inf, d))
+    keyed.sort(key=lambda t: t[0], reverse=True)
+    return [d for _, d in keyed[:count]]

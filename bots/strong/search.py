@@ -1,0 +1,177 @@
+"""Card play by determinized search (Perfect Information Monte Carlo).
+
+At each play decision the bot samples complete deals consistent with what it knows
+(:mod:`bots.strong.sampler`), values every candidate card in every sample, and plays the
+card with the best average value. The value is the score-aware objective of
+:class:`bots.strong.game.Objective` (contract, nils, bags, match end), not raw tricks.
+
+How a card is valued in one sample depends on how many cards are left:
+
+* **endgame** (at most ``exact_cards`` cards in hand: 5 in partnership, 8 in two-player
+  by default): exact search of the rest of the hand (:func:`bots.strong.solver.solve`);
+* **earlier**: one playout of the rule-based policy (:mod:`bots.strong.policy`) per
+  candidate card, everyone playing the policy to the end of the hand.
+
+A solve that overruns the decision's deadline is abandoned and that sample is valued by
+playouts instead, so the decision always ends on time.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+import time
+from typing import Callable
+
+from .cards import FULL_DECK, NON_SPADE_MASK, SUIT_MASKS, legal_mask
+from .game import MatchContext, Objective, RuleSet, side_of
+from .playout import playout
+from .policy import choose
+from .sampler import Knowledge, knowledge, sample_deals
+from .solver import Position, SearchTimeout, SolveStats, solve
+from .view import View
+
+
+@dataclasses.dataclass
+class SearchConfig:
+    """Work limits of one play decision: a deadline and/or a fixed number of samples."""
+
+    deadline: float | None = None  # time.perf_counter() value
+    samples: int | None = None  # fixed number of deals (reproducible strength tests)
+    min_samples: int = 4
+    max_samples: int = 400
+    exact_cards4: int = 5
+    exact_cards2: int = 8
+
+
+@dataclasses.dataclass
+class PlayReport:
+    """What a decision did (for logs and tests)."""
+
+    card: int
+    samples: int = 0
+    exact: bool = False
+    values: dict[int, float] = dataclasses.field(default_factory=dict)
+    nodes: int = 0
+    fallback: bool = False
+
+
+def root_candidates(view: View, legal: int) -> list[int]:
+    """One card per run of cards that are equivalent from this seat's view: same suit,
+    with nothing between them that another seat could still hold (or that lies in the
+    trick in progress). Returns the lowest card of each run."""
+    live = FULL_DECK & ~view.played_mask() & ~view.hand & ~view.discards
+    for _, c in view.trick:
+        live |= 1 << c
+    reps = []
+    prev = -2
+    m = legal
+    while m:
+        low = m & -m
+        c = low.bit_length() - 1
+        m ^= low
+        if prev >= 0 and c // 13 == prev // 13 and not (live & (low - 1) & ~((2 << prev) - 1)):
+            prev = c
+            continue
+        reps.append(c)
+        prev = c
+    return reps
+
+
+def legal_now(view: View) -> int:
+    """Legal cards of the seat to move according to the rules and ``view``."""
+    led = view.trick[0][1] // 13 if view.trick else -1
+    return legal_mask(view.hand, led, view.broken)
+
+
+def policy_card(view: View, legal: int, k: Knowledge | None = None) -> int:
+    """The rule-based policy's card from this seat's own view (no sampling)."""
+    if k is None:
+        k = knowledge(view)
+    n = view.n
+    out = k.pool
+    for s in range(n):
+        if s != view.seat:
+            out |= k.known[s]
+    after_seats = [(view.seat + i) % n for i in range(1, n - len(view.trick))]
+    after = []
+    for s in after_seats:
+        possible = (k.pool | k.known[s])
+        for suit in range(4):
+            if k.voids[s] >> suit & 1:
+                possible &= ~SUIT_MASKS[suit]
+        after.append(possible)
+    bids = [b if b is not None else 1 for b in view.bids]
+    return choose(view.seat, view.hand, legal, view.trick, out, after, after_seats, bids,
+                  view.tricks, n, exact=False)
+
+
+def decide_play(view: View, rules: RuleSet, legal: int, cfg: SearchConfig,
+                rng: random.Random, log: Callable[[str], None] | None = None) -> PlayReport:
+    """Choose a card from ``legal`` (a mask) for ``view.seat`` by determinized search."""
+    if legal & (legal - 1) == 0:
+        return PlayReport(card=legal.bit_length() - 1)
+    k = knowledge(view, rules.blind_nil_cards)
+    default = policy_card(view, legal, k)
+    cands = root_candidates(view, legal)
+    if len(cands) == 1:
+        return PlayReport(card=cands[0])
+    n = view.n
+    my_side = side_of(view.seat, n)
+    bids = [b if b is not None else 1 for b in view.bids]
+    ctx = MatchContext(rules, n, my_side, view.score, view.bags, view.hand_no)
+    obj = Objective(ctx, bids, view.blind)
+    exact_limit = cfg.exact_cards4 if n == 4 else cfg.exact_cards2
+    exact = view.hand.bit_count() <= exact_limit
+    sums = {c: 0.0 for c in cands}
+    count = 0
+    stats = SolveStats()
+    target = cfg.samples if cfg.samples is not None else cfg.max_samples
+    batch = 4 if exact else 8
+    deadline = cfg.deadline
+    while count < target:
+        if deadline is not None and count >= cfg.min_samples and time.perf_counter() >= deadline:
+            break
+        deals = sample_deals(k, min(batch, target - count), rng)
+        if not deals:
+            break
+        for hands in deals:
+            vals = None
+            if exact:
+                pos = Position(list(hands), list(view.trick), view.leader, view.broken, list(view.tricks))
+                try:
+                    vals = solve(pos, obj.value, my_side, stats, moves=cands,
+                                 deadline=None if cfg.samples is not None else deadline)
+                except SearchTimeout:
+                    vals = None
+            if vals is None:
+                vals = {}
+                for c in cands:
+                    hs = list(hands)
+                    hs[view.seat] ^= 1 << c
+                    final = playout(hs, view.trick + [(view.seat, c)], view.leader,
+                                    view.broken or c // 13 == 3, view.tricks, bids)
+                    vals[c] = obj.value(final)
+            for c in cands:
+                sums[c] += vals[c]
+            count += 1
+            if deadline is not None and count >= cfg.min_samples and time.perf_counter() >= deadline:
+                break
+    if count == 0:
+        return PlayReport(card=default, fallback=True)
+    means = {c: s / count for c, s in sums.items()}
+    best = max(means.values())
+    # Ties (common: many cards are equally good in most deals): prefer the policy's card
+    # if it is among the best, else the lowest of the best.
+    eps = 1e-9
+    tied = [c for c in cands if means[c] >= best - eps]
+    default_rep = default
+    for c in sorted(cands, reverse=True):
+        if c <= default and c // 13 == default // 13:
+            default_rep = c
+            break
+    card = default_rep if default_rep in tied else tied[0]
+    if log:
+        log(f"play: {count} samples ({'exact' if exact else 'playouts'}), nodes {stats.nodes}, "
+            f"best {best:.1f}")
+    return PlayReport(card=card, samples=count, exact=exact, values=means, nodes=stats.nodes)

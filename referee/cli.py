@@ -1,0 +1,167 @@
+"""The ``spades`` command line (click).
+
+Sub-commands: ``match`` (one match), ``check-bot`` (protocol compliance of a
+bot), ``run`` (a tournament from a YAML config), ``standings`` (tables from a
+results folder), ``human`` (the text adapter a person plays through) and
+``play`` (sit down at a table with bots).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shlex
+import sys
+from pathlib import Path
+from typing import Any
+
+import click
+import yaml
+
+from .match import MatchSpec, SeatSpec, TimeControl, run_match
+from .outcomes import FaultPolicy
+from .rules import RuleError, Rules, Variant
+
+
+def _echo(line: str) -> None:
+    click.echo(line)
+
+
+def bot_name(command: str) -> str:
+    """A short display name for a bot command: its script's stem, e.g. ``heuristic_bot``."""
+    try:
+        words = shlex.split(command)
+    except ValueError:
+        words = command.split()
+    for word in reversed(words):
+        stem = Path(word).stem
+        if stem and not word.startswith("-") and Path(word).suffix in (".py", ".js", ".sh", ".rb", ".pl", ""):
+            if stem not in ("python", "python3", "node", "env"):
+                return stem
+    return Path(words[0]).name if words else "bot"
+
+
+def unique_names(names: list[str]) -> list[str]:
+    """Make display names unique by suffixing repeats: ``random``, ``random#2``."""
+    seen: dict[str, int] = {}
+    out = []
+    for n in names:
+        seen[n] = seen.get(n, 0) + 1
+        out.append(n if seen[n] == 1 else f"{n}#{seen[n]}")
+    return out
+
+
+def parse_rule_options(pairs: tuple[str, ...], base: dict[str, Any] | None = None) -> Rules:
+    """``--rule key=value`` pairs (values parsed as YAML scalars) over ``base``."""
+    data = dict(base or {})
+    for pair in pairs:
+        if "=" not in pair:
+            raise click.BadParameter(f"expected KEY=VALUE, got: {pair!r}", param_hint="--rule")
+        key, _, value = pair.partition("=")
+        data[key.strip()] = yaml.safe_load(value) if value.strip() else None
+    try:
+        return Rules.from_mapping(data, where="--rule")
+    except RuleError as exc:
+        raise click.BadParameter(str(exc), param_hint="--rule") from None
+
+
+def seats_for(variant: Variant, bots: list[str], names: list[str]) -> list[SeatSpec]:
+    """Seat the given bots: two-player one each; partnership 2 bots = one per side, 4 = one per seat."""
+    if variant is Variant.TWO_PLAYER:
+        if len(bots) != 2:
+            raise click.UsageError(f"two-player needs exactly 2 --bot options, got {len(bots)}")
+        return [SeatSpec(names[i], bots[i]) for i in range(2)]
+    if len(bots) == 2:
+        return [SeatSpec(names[i % 2], bots[i % 2]) for i in range(4)]
+    if len(bots) == 4:
+        return [SeatSpec(names[i], bots[i]) for i in range(4)]
+    raise click.UsageError(f"partnership needs 2 --bot options (one per side) or 4 (one per seat), got {len(bots)}")
+
+
+_VARIANT = click.Choice([v.value for v in Variant])
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
+@click.version_option(package_name="spades-referee")
+def cli() -> None:
+    """spades-referee: run Spades bots written in any language, enforce every rule, rank them."""
+
+
+@cli.command("match")
+@click.option("--variant", type=_VARIANT, default="partnership", show_default=True)
+@click.option("--bot", "bots", multiple=True, required=True, metavar="CMD",
+              help="A bot command (repeat: 2 for two-player; 2 or 4 for partnership).")
+@click.option("--name", "names", multiple=True, metavar="NAME", help="Display names, in --bot order.")
+@click.option("--seed", type=int, default=1, show_default=True, help="Seed of the deals.")
+@click.option("--target", type=int, default=None, help="Score that ends the match (default 500).")
+@click.option("--rule", "rule_pairs", multiple=True, metavar="KEY=VALUE",
+              help="Any rule option, e.g. --rule mercy=-200 --rule blind_nil=false.")
+@click.option("--move-ms", type=int, default=1000, show_default=True, help="Time per decision.")
+@click.option("--bank-ms", type=int, default=10000, show_default=True, help="Reserve per bot per match.")
+@click.option("--startup-ms", type=int, default=10000, show_default=True, help="Allowance for start-up and hello.")
+@click.option("--faults", type=click.Choice([p.value for p in FaultPolicy]), default="forfeit", show_default=True)
+@click.option("--max-faults", type=int, default=3, show_default=True, help="Faults before forfeit under 'substitute'.")
+@click.option("--output", type=click.Path(file_okay=False, path_type=Path), default=None,
+              help="Folder for matches.jsonl and logs/ (default: keep nothing).")
+@click.option("--match-id", default=None, help="Match id in the record and log names.")
+@click.option("--quiet", "-q", is_flag=True, help="Print only the result line.")
+@click.option("--json", "as_json", is_flag=True, help="Print the match record as JSON.")
+def match_command(variant: str, bots: tuple[str, ...], names: tuple[str, ...], seed: int, target: int | None,
+                  rule_pairs: tuple[str, ...], move_ms: int, bank_ms: int, startup_ms: int, faults: str,
+                  max_faults: int, output: Path | None, match_id: str | None, quiet: bool, as_json: bool) -> None:
+    """Play one match between bots and print it hand by hand.
+
+    \b
+    Example:
+      spades match --variant partnership --seed 7 \\
+        --bot "python3 bots/heuristic_bot.py" --bot "node bots/js/random_bot.js" --output results/m1
+    """
+    v = Variant(variant)
+    rules = parse_rule_options(rule_pairs, {"target": target} if target is not None else None)
+    if names and len(names) != len(bots):
+        raise click.UsageError(f"give one --name per --bot ({len(bots)}), got {len(names)}")
+    display = list(names) if names else unique_names([bot_name(b) for b in bots])
+    for label, value in (("--move-ms", move_ms), ("--bank-ms", bank_ms), ("--startup-ms", startup_ms)):
+        if value < 0:
+            raise click.BadParameter(f"must be >= 0, got: {value}", param_hint=label)
+    spec = MatchSpec(variant=v, seats=seats_for(v, list(bots), display), rules=rules, seed=seed,
+                     match_id=match_id or f"{variant}-seed{seed}",
+                     time=TimeControl(move_ms, bank_ms, startup_ms), faults=FaultPolicy(faults),
+                     max_faults=max_faults, output=output)
+    record = run_match(spec, console=None if (quiet or as_json) else _echo)
+    if as_json:
+        click.echo(record.to_json())
+    elif quiet:
+        click.echo(record.describe())
+    if output is not None and not as_json:
+        click.echo(f"Record appended to {output / 'matches.jsonl'}; transcript in {output / 'logs'}")
+
+
+def _register_optional() -> None:
+    """Sub-commands living in their own modules."""
+    from .checkbot import check_bot_command
+    from .human.command import human_command, play_command
+    from .tournament_cli import run_command, standings_command
+
+    cli.add_command(check_bot_command, "check-bot")
+    cli.add_command(run_command, "run")
+    cli.add_command(standings_command, "standings")
+    cli.add_command(human_command, "human")
+    cli.add_command(play_command, "play")
+
+
+try:
+    _register_optional()
+except ImportError as _exc:  # pragma: no cover - only while a module is missing in development
+    if os.environ.get("SPADES_DEV_STRICT"):
+        raise
+    _MISSING = str(_exc)
+
+
+def main() -> None:
+    """Console-script entry point."""
+    cli(prog_name="spades")
+
+
+if __name__ == "__main__":
+    main()

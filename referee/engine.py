@@ -1,0 +1,730 @@
+"""The pure rules engine: state + action -> new state.
+
+No I/O happens here. A :class:`State` is a whole match (scores, bags, the
+hand in progress); :func:`step` never mutates its input, it returns a new
+state, so a rejected action leaves the caller's state exactly as it was.
+All randomness comes from the deals, which are an explicit input (see
+:mod:`referee.deals`).
+
+Speed matters (tournaments, property tests and search bots replay thousands
+of hands), so a state is a flat object whose attributes are all immutable
+values (ints, tuples, frozen dataclasses): copying it is one ``dict.copy``
+and the copy may share every value with the original.
+
+Phases and the actions they take:
+
+=============  ============================================  ================
+phase          who acts                                      action
+=============  ============================================  ================
+``blind_nil``  a player offered Blind Nil                    ``bool``
+``keep``       the drawer in the two-player draw             ``bool``
+``discard``    a two-player Blind Nil bidder                 ``tuple`` of cards
+``bid``        the bidder                                    ``int`` 0..13
+``pass``       a partner in the partnership exchange         ``tuple`` of cards
+``play``       the player to play                            ``int`` card
+``over``       nobody: the match has ended
+=============  ============================================  ================
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import enum
+import itertools
+import random
+from typing import Any, Callable, NamedTuple, Sequence, Union
+
+from . import cards as C
+from .cards import _SUIT_TABLES, NON_SPADE_MASK, SPADES, SUIT_MASKS, SUIT_NAMES, cards_of, names_of
+from .deals import Deal, DealSource, seeded_deal, seeded_deals
+from .outcomes import EndReason
+from .rules import Rules, Variant
+from .scoring import HandScore, match_outcome, score_hand
+
+Action = Union[bool, int, tuple]
+_BIT = tuple(1 << c for c in range(52))
+
+
+class Phase(str, enum.Enum):
+    """What the game is waiting for. The values are the protocol request types."""
+
+    BLIND_NIL = "blind_nil"
+    KEEP = "keep"
+    DISCARD = "discard"
+    BID = "bid"
+    PASS = "pass"
+    PLAY = "play"
+    OVER = "over"
+
+
+ALL = -1  # event audience: every seat
+
+
+class Event(NamedTuple):
+    """Something that happened, for the seats in ``to`` (a seat, or ``ALL``).
+
+    ``data`` holds ints for cards; the protocol layer turns them into names.
+    """
+
+    kind: str
+    to: int
+    data: dict
+
+
+class HandResult(NamedTuple):
+    """The record of one finished hand (one entry of a match record's ``hands``)."""
+
+    hand: int
+    dealer: int  # partnership: the dealer; two-player: the first player
+    bids: tuple[int, ...]
+    blind: tuple[bool, ...]
+    tricks: tuple[int, ...]
+    points: tuple[int, ...]
+    score: tuple[int, ...]
+    bags: tuple[int, ...]
+    detail: HandScore
+
+    def to_record(self, variant: Variant) -> dict[str, Any]:
+        """The JSON shape of config-and-results.md."""
+        key = "first" if variant is Variant.TWO_PLAYER else "dealer"
+        return {"hand": self.hand, key: self.dealer, "bids": list(self.bids), "blind": list(self.blind),
+                "tricks": list(self.tricks), "points": list(self.points), "score": list(self.score),
+                "bags": list(self.bags)}
+
+
+class IllegalAction(ValueError):
+    """An action the rules forbid. The state it was tried on is unchanged."""
+
+    def __init__(self, seat: int, phase: Phase, action: object, reason: str, legal: str):
+        self.seat, self.phase, self.action, self.reason, self.legal = seat, phase, action, reason, legal
+        super().__init__(f"seat {seat} cannot {_VERB[phase]} {_show(action)}: {reason}; legal: {legal}")
+
+
+_VERB = {Phase.BLIND_NIL: "answer blind nil with", Phase.KEEP: "answer keep with",
+         Phase.DISCARD: "discard", Phase.BID: "bid", Phase.PASS: "pass", Phase.PLAY: "play",
+         Phase.OVER: "act with"}
+
+
+def _show(action: object) -> str:
+    if isinstance(action, bool) or action is None:
+        return repr(action)
+    if isinstance(action, int) and 0 <= action < 52:
+        return repr(C.card_name(action))
+    if isinstance(action, (tuple, list)):
+        return repr([C.card_name(c) if isinstance(c, int) and not isinstance(c, bool) and 0 <= c < 52 else c
+                     for c in action])
+    return repr(action)
+
+
+class State:
+    """A whole match at one moment. Treat as immutable; use :func:`step`.
+
+    Public attributes (read-only by convention):
+    ``variant``, ``rules``, ``nseats``, ``hand_no`` (1-based), ``dealer``
+    (partnership dealer, or two-player *first* player), ``phase``, ``turn``
+    (the seat to act), ``hands`` (a mask per seat), ``bids`` (int or None per
+    seat), ``blind``, ``tricks`` (per seat), ``trick`` (the trick in progress
+    as ``((seat, card), ...)``), ``leader``, ``spades_broken``, ``played``,
+    ``score`` and ``bags`` (per side), ``history`` (:class:`HandResult` per
+    finished hand), ``over``, ``winner``, ``reason``, ``events`` (what the
+    last step made happen).
+    """
+
+    # Attributes are declared for readers and type checkers; they live in the
+    # instance __dict__ so that a copy is a single C-level dict copy.
+    variant: Variant
+    rules: Rules
+    nseats: int
+    deal_source: DealSource
+    hand_no: int
+    dealer: int
+    deal: Deal
+    phase: Phase
+    turn: int
+    hands: tuple[int, ...]
+    looked: tuple[bool, ...]
+    bids: tuple[int | None, ...]
+    blind: tuple[bool, ...]
+    queue: tuple  # pending (phase, seat, extra) decisions before play
+    stock: int  # two-player: index of the next card of the stock
+    pile: int  # two-player: mask of the discard pile
+    discarded: tuple[int, ...]  # two-player: mask of cards each seat put on the pile (it saw them)
+    passed: tuple[int, ...]  # partnership: cards each seat passed
+    received: tuple[int, ...]  # cards each seat received (exchange or replacement)
+    trick: tuple[tuple[int, int], ...]
+    led_suit: int
+    leader: int
+    spades_broken: bool
+    tricks: tuple[int, ...]
+    done: tuple[tuple[tuple[int, int], ...], ...]  # the completed tricks of this hand
+    score: tuple[int, ...]
+    bags: tuple[int, ...]
+    history: tuple[HandResult, ...]
+    over: bool
+    winner: int | None
+    reason: EndReason | None
+    _events: tuple[Event, ...] | None  # None: the step was a play, see `events`
+
+    @property
+    def events(self) -> tuple[Event, ...]:
+        """What the step that made this state caused, in order."""
+        ev = self._events
+        if ev is not None:
+            return ev
+        # A play that did not end the hand: rebuilt from the state on demand,
+        # since recording it eagerly would slow every card of every hand.
+        if self.trick:
+            seat, card = self.trick[-1]
+            return (Event("played", ALL, {"seat": seat, "card": card}),)
+        last = self.done[-1]
+        seat, card = last[-1]
+        return (Event("played", ALL, {"seat": seat, "card": card}),
+                Event("trick", ALL, {"cards": last, "winner": self.leader}))
+
+    @property
+    def played(self) -> tuple[tuple[int, int], ...]:
+        """Every card played this hand as ``(seat, card)``, the trick in progress included."""
+        return tuple(p for t in self.done for p in t) + self.trick
+
+    def _copy(self) -> "State":
+        new = State.__new__(State)
+        new.__dict__ = self.__dict__.copy()
+        return new
+
+    def __repr__(self) -> str:
+        return (f"<State {self.variant.value} hand {self.hand_no} phase {self.phase.value} "
+                f"turn {self.turn} score {list(self.score)}>")
+
+    @property
+    def to_act(self) -> int | None:
+        """The seat whose decision is awaited, or None when the match is over."""
+        return None if self.over else self.turn
+
+    def side_of(self, seat: int) -> int:
+        return self.variant.side_of(seat)
+
+    @property
+    def pending_card(self) -> int | None:
+        """Two-player ``keep`` phase: the card the drawer is looking at."""
+        if self.phase is Phase.KEEP:
+            return self.deal.cards[self.stock]
+        return None
+
+    @property
+    def pending_count(self) -> int:
+        """``discard``: the most cards allowed; ``pass``: exactly this many."""
+        if self.phase in (Phase.DISCARD, Phase.PASS):
+            return self.queue[0][2]
+        return 0
+
+    @property
+    def pass_to(self) -> int | None:
+        """``pass`` phase: the seat that receives the cards."""
+        if self.phase is Phase.PASS:
+            return self.queue[0][3]
+        return None
+
+
+# --------------------------------------------------------------------------- setup
+
+
+def new_match(variant: Variant | str, rules: Rules | None = None, seed: int = 0,
+              deals: DealSource | Sequence[Deal | Sequence[int]] | None = None) -> State:
+    """A new match at its first decision.
+
+    ``deals`` may inject the deal of each hand (a sequence of :class:`Deal`
+    or 52-card orders, used for hands 1, 2, ... and then falling back to the
+    seed, or a callable ``hand_no -> Deal``); otherwise deals come from
+    ``seed`` alone, so the same seed always gives the same match.
+    """
+    if variant.__class__ is not Variant:
+        variant = Variant.parse(variant)
+    rules = rules or Rules()
+    st = State.__new__(State)
+    st.variant, st.rules, st.nseats = variant, rules, variant.seats
+    st.deal_source = _deal_source(seed, deals)
+    st.score, st.bags, st.history = (0, 0), (0, 0), ()
+    st.over, st.winner, st.reason = False, None, None
+    events: list[Event] = []
+    _start_hand(st, 1, events)
+    st._events = tuple(events)
+    return st
+
+
+def _deal_source(seed: int, deals: Any) -> DealSource:
+    if deals is None:
+        return seeded_deals(seed)
+    if callable(deals):
+        return deals
+    fixed = [d if d.__class__ is Deal else Deal.from_cards(d) for d in deals]
+
+    def source(hand_no: int) -> Deal:
+        return fixed[hand_no - 1] if hand_no <= len(fixed) else seeded_deal(seed, hand_no)
+
+    return source
+
+
+_BID_QUEUES = tuple(tuple(("bidturn", (dealer + 1 + i) % 4, 0, None) for i in range(4)) for dealer in range(4))
+
+
+def _blind_nil_allowed(st: State, seat: int) -> bool:
+    rules = st.rules
+    if not rules.blind_nil:
+        return False
+    if rules.blind_nil_behind is None:
+        return True
+    side = st.variant.side_of(seat)
+    return st.score[1 - side] - st.score[side] >= rules.blind_nil_behind
+
+
+def _start_hand(st: State, hand_no: int, events: list[Event]) -> None:
+    n = st.nseats
+    st.hand_no = hand_no
+    st.deal = deal = st.deal_source(hand_no)
+    st.bids, st.blind, st.tricks = (None,) * n, (False,) * n, (0,) * n
+    st.trick, st.done, st.led_suit, st.spades_broken = (), (), -1, False
+    st.passed = st.received = st.discarded = (0,) * n
+    st.pile, st.stock = 0, 0
+    if st.variant is Variant.PARTNERSHIP:
+        st.dealer = dealer = (hand_no - 1) % 4
+        # Card i goes to seat dealer+1+i (mod 4): every 4th card from an offset.
+        cards = deal.cards
+        bit = _BIT.__getitem__
+        masks = (sum(map(bit, cards[0::4])), sum(map(bit, cards[1::4])),
+                 sum(map(bit, cards[2::4])), sum(map(bit, cards[3::4])))
+        st.hands = masks[3 - dealer:] + masks[:3 - dealer]  # masks[0] goes to dealer + 1
+        st.looked = (False,) * 4
+        st.leader = (dealer + 1) % 4
+        events.append(Event("hand_start", ALL, {"hand": hand_no, "dealer": dealer, "score": st.score, "bags": st.bags}))
+        # Bidding starts left of the dealer; each turn is a Blind Nil offer
+        # (hand unseen) or, when none is allowed, a look and a bid.
+        st.queue = _BID_QUEUES[dealer]
+    else:
+        st.dealer = first = (hand_no - 1) % 2  # "first player": draws first
+        second = 1 - first
+        st.hands, st.looked = (0, 0), (True, True)
+        st.leader = second
+        events.append(Event("hand_start", ALL, {"hand": hand_no, "first": first, "score": st.score, "bags": st.bags}))
+        queue = [("blindoffer", s, 0, None) for s in (first, second)]
+        queue += [("draw", first if t % 2 == 0 else second, 0, None) for t in range(26)]
+        queue += [("bnexchange", s, 0, None) for s in (first, second)]
+        queue += [("bidturn", s, 0, None) for s in (second, first)]
+        st.queue = tuple(queue)
+    _advance(st, events)
+
+
+def _advance(st: State, events: list[Event]) -> None:
+    """Move to the next decision, skipping queue entries that need no decision."""
+    queue = st.queue
+    rules = st.rules
+    while queue:
+        kind, seat, _, _ = queue[0]
+        if kind == "bidturn":
+            if st.bids[seat] is not None:  # a two-player Blind Nil bidder is not asked again
+                queue = queue[1:]
+                continue
+            if st.variant is Variant.PARTNERSHIP and _blind_nil_allowed(st, seat):
+                st.queue, st.phase, st.turn = queue, Phase.BLIND_NIL, seat
+                return
+            _look(st, seat, events)
+            st.queue, st.phase, st.turn = queue, Phase.BID, seat
+            return
+        if kind == "blindoffer":
+            if _blind_nil_allowed(st, seat):
+                st.queue, st.phase, st.turn = queue, Phase.BLIND_NIL, seat
+                return
+            queue = queue[1:]
+            continue
+        if kind == "draw":
+            st.queue, st.phase, st.turn = queue, Phase.KEEP, seat
+            return
+        if kind == "bnexchange":
+            if st.blind[seat] and rules.blind_nil_cards > 0:
+                st.queue, st.phase, st.turn = (("discard", seat, rules.blind_nil_cards, None),) + queue[1:], Phase.DISCARD, seat
+                return
+            queue = queue[1:]
+            continue
+        if kind in ("discard", "pass"):
+            st.queue, st.turn = queue, seat
+            st.phase = Phase.DISCARD if kind == "discard" else Phase.PASS
+            return
+        raise AssertionError(f"unknown queue entry {kind!r}")  # pragma: no cover
+    # Nothing left before the play: the leader of the first trick is to act.
+    st.queue = ()
+    st.phase, st.turn = Phase.PLAY, st.leader
+
+
+def _look(st: State, seat: int, events: list[Event]) -> None:
+    """A partnership player picks up their cards: the owner is shown them."""
+    if not st.looked[seat]:
+        looked = list(st.looked)
+        looked[seat] = True
+        st.looked = tuple(looked)
+        events.append(Event("hand", seat, {"cards": st.hands[seat]}))
+
+
+def _after_bidding_partnership(st: State, events: list[Event]) -> None:
+    """All four bids are in: Blind Nil bidders look, then the exchanges are queued."""
+    order = [(st.dealer + 1 + i) % 4 for i in range(4)]
+    for seat in order:
+        _look(st, seat, events)
+    queue = []
+    count = st.rules.blind_nil_cards
+    if count > 0:
+        for seat in order:
+            partner = (seat + 2) % 4
+            if st.blind[seat] and not st.blind[partner]:
+                # The partner passes first, then the Blind Nil bidder passes back.
+                queue.append(("pass", partner, count, seat))
+                queue.append(("pass", seat, count, partner))
+    st.queue = tuple(queue)
+
+
+# --------------------------------------------------------------------------- legality
+
+
+def legal_play_mask(st: State) -> int:
+    """Mask of the cards the player to act may play (phase ``play``)."""
+    hand = st.hands[st.turn]
+    if st.trick:
+        follow = hand & SUIT_MASKS[st.led_suit]
+        return follow or hand
+    if st.spades_broken:
+        return hand
+    return (hand & NON_SPADE_MASK) or hand
+
+
+def legal_bids(st: State) -> list[int]:
+    """Bids the player to act may make (0 is Nil, only where Nil is allowed)."""
+    return list(range(0 if st.rules.nil else 1, 14))
+
+
+def legal_actions(st: State) -> Sequence:
+    """Every legal action of the current phase (combinations for discard/pass).
+
+    The result is a list or a tuple; do not mutate it (a tuple may be shared).
+    """
+    phase = st.phase
+    if phase is Phase.PLAY:
+        hand = st.hands[st.turn]
+        if st.trick:
+            suit = st.led_suit
+            pattern = hand >> (13 * suit) & 0x1FFF
+            if pattern:
+                return _SUIT_TABLES[suit][pattern]  # an immutable tuple, shared
+            return cards_of(hand)
+        if st.spades_broken:
+            return cards_of(hand)
+        return cards_of(hand & NON_SPADE_MASK or hand)
+    if phase is Phase.BID:
+        return legal_bids(st)
+    if phase is Phase.BLIND_NIL:
+        return [False, True]
+    if phase is Phase.KEEP:
+        return [True, False]
+    if phase is Phase.DISCARD:
+        hand = cards_of(st.hands[st.turn])
+        return [combo for k in range(st.pending_count + 1) for combo in itertools.combinations(hand, k)]
+    if phase is Phase.PASS:
+        return list(itertools.combinations(cards_of(st.hands[st.turn]), st.pending_count))
+    return []
+
+
+def _is_int(x: object) -> bool:
+    return isinstance(x, int) and not isinstance(x, bool)
+
+
+def check_action(st: State, action: object) -> None:
+    """Raise :class:`IllegalAction` with a precise reason unless ``action`` is legal."""
+    phase, seat = st.phase, st.turn
+    if st.over:
+        raise IllegalAction(seat, Phase.OVER, action, "the match is over", "nothing")
+    if phase is Phase.PLAY:
+        mask = legal_play_mask(st)
+        if _is_int(action) and 0 <= action < 52 and mask >> action & 1:
+            return
+        legal = str(names_of(mask))
+        if not _is_int(action) or not 0 <= action < 52:
+            raise IllegalAction(seat, phase, action, "that is not a card", legal)
+        if not st.hands[seat] >> action & 1:
+            raise IllegalAction(seat, phase, action, "you do not hold that card", legal)
+        if st.trick:
+            raise IllegalAction(seat, phase, action, f"you must follow {SUIT_NAMES[st.led_suit]}", legal)
+        raise IllegalAction(seat, phase, action, "spades are not broken and you hold other suits", legal)
+    if phase is Phase.BID:
+        if action.__class__ is int and 0 <= action <= 13 and (action or st.rules.nil):
+            return
+        legal_list = legal_bids(st)
+        reason = "Nil is not allowed" if action == 0 and _is_int(action) else "a bid is a whole number of tricks"
+        if _is_int(action) and action != 0:
+            reason = "a bid is from 0 (Nil) to 13" if st.rules.nil else "a bid is from 1 to 13"
+        raise IllegalAction(seat, phase, action, reason, f"{legal_list[0]}..{legal_list[-1]}")
+    if phase in (Phase.BLIND_NIL, Phase.KEEP):
+        if isinstance(action, bool):
+            return
+        raise IllegalAction(seat, phase, action, "the answer is true or false", "true, false")
+    if phase in (Phase.DISCARD, Phase.PASS):
+        n = st.pending_count
+        legal = f"{'up to' if phase is Phase.DISCARD else 'exactly'} {n} of {names_of(st.hands[seat])}"
+        if not isinstance(action, (tuple, list)) or not all(_is_int(c) and 0 <= c < 52 for c in action):
+            raise IllegalAction(seat, phase, action, "the answer is a list of cards", legal)
+        if len(set(action)) != len(action):
+            raise IllegalAction(seat, phase, action, "a card is listed twice", legal)
+        if (phase is Phase.DISCARD and len(action) > n) or (phase is Phase.PASS and len(action) != n):
+            raise IllegalAction(seat, phase, action, f"wrong number of cards ({len(action)})", legal)
+        for c in action:
+            if not st.hands[seat] >> c & 1:
+                raise IllegalAction(seat, phase, action, f"you do not hold {C.card_name(c)}", legal)
+        return
+    raise IllegalAction(seat, phase, action, "no decision is expected", "nothing")  # pragma: no cover
+
+
+def fallback_action(st: State) -> Action:
+    """The decision the referee makes for a faulted bot under the ``substitute`` policy.
+
+    Deliberately plain and predictable: the lowest legal card, a bid of one
+    (or the lowest legal bid), never Blind Nil, keep every drawn card, discard
+    nothing, pass the lowest cards.
+    """
+    phase = st.phase
+    if phase is Phase.PLAY:
+        mask = legal_play_mask(st)
+        return (mask & -mask).bit_length() - 1
+    if phase is Phase.BID:
+        bids = legal_bids(st)
+        return 1 if 1 in bids else bids[0]
+    if phase is Phase.BLIND_NIL:
+        return False
+    if phase is Phase.KEEP:
+        return True
+    if phase is Phase.DISCARD:
+        return ()
+    if phase is Phase.PASS:
+        return tuple(cards_of(st.hands[st.turn])[: st.pending_count])
+    raise IllegalAction(st.turn, phase, None, "the match is over", "nothing")
+
+
+# --------------------------------------------------------------------------- step
+
+
+def step(st: State, action: Action) -> State:
+    """Apply ``action`` for the seat to act and return the new state.
+
+    Raises :class:`IllegalAction` (and leaves ``st`` untouched) when the rules
+    forbid the action.
+    """
+    if st.phase is Phase.PLAY:
+        # Hot path (every card of every hand): legality inlined, and the
+        # events are recorded compactly and only built if someone reads them.
+        seat = st.turn
+        hands = st.hands
+        hand = hands[seat]
+        trick = st.trick
+        if trick:
+            mask = hand & SUIT_MASKS[st.led_suit] or hand
+        elif st.spades_broken:
+            mask = hand
+        else:
+            mask = hand & NON_SPADE_MASK or hand
+        if action.__class__ is not int or not 0 <= action < 52 or not mask >> action & 1:
+            check_action(st, action)  # raises with the precise reason
+        new = _new_state(State)
+        d = new.__dict__ = st.__dict__.copy()
+        d["hands"] = hands = _REPLACE[seat](hands, hand ^ (1 << action))
+        if action >= 39 and not st.spades_broken:  # cards 39..51 are the spades
+            d["spades_broken"] = True
+        d["_events"] = None
+        if not trick:
+            d["led_suit"] = action // 13
+            d["trick"] = ((seat, action),)
+            d["turn"] = _NEXT_SEAT[seat] if st.nseats == 4 else 1 - seat
+            return new
+        trick = trick + ((seat, action),)
+        if len(trick) != st.nseats:
+            d["trick"] = trick
+            d["turn"] = _NEXT_SEAT[seat]
+            return new
+        winner = trick_winner(trick)
+        d["tricks"] = _REPLACE[winner](st.tricks, st.tricks[winner] + 1)
+        d["trick"] = ()
+        d["done"] = done = st.done + (trick,)
+        d["leader"] = d["turn"] = winner
+        if len(done) == 13:
+            events = [Event("played", ALL, {"seat": seat, "card": action}),
+                      Event("trick", ALL, {"cards": trick, "winner": winner})]
+            _finish_hand(new, events)
+            d["_events"] = tuple(events)
+        return new
+    if st.phase is Phase.BID and action.__class__ is int and 0 <= action <= 13 and (action or st.rules.nil):
+        # Second hottest path: four bids per hand.
+        new = st._copy()
+        seat = st.turn
+        new.bids = _set(st.bids, seat, action)
+        events = [Event("bid_made", ALL, {"seat": seat, "bid": action, "blind": False})]
+        new.queue = rest = st.queue[1:]
+        if rest == () and st.variant is Variant.PARTNERSHIP:
+            _after_bidding_partnership(new, events)
+        _advance(new, events)
+        new._events = tuple(events)
+        return new
+    check_action(st, action)
+    new = st._copy()
+    events = []
+    _apply_setup(new, action, events)
+    new._events = tuple(events)
+    return new
+
+
+_new_state = object.__new__
+_NEXT_SEAT = (1, 2, 3, 0)
+# Replace item i of a tuple of 2 or 4: cheaper than list(), assign, tuple().
+_REPLACE = (
+    lambda t, v: (v, *t[1:]),
+    lambda t, v: (t[0], v, *t[2:]),
+    lambda t, v: (t[0], t[1], v, t[3]),
+    lambda t, v: (t[0], t[1], t[2], v),
+)
+
+
+def trick_winner(trick: Sequence[tuple[int, int]]) -> int:
+    """Seat that wins a complete trick: highest spade, else highest card of the led suit."""
+    best_seat, best = trick[0]
+    best_suit = best // 13
+    for seat, card in trick[1:]:
+        suit = card // 13
+        if suit == best_suit:
+            if card > best:
+                best_seat, best = seat, card
+        elif suit == SPADES:
+            best_seat, best, best_suit = seat, card, SPADES
+    return best_seat
+
+
+def _set(tup: tuple, index: int, value: Any) -> tuple:
+    items = list(tup)
+    items[index] = value
+    return tuple(items)
+
+
+def _apply_setup(st: State, action: Any, events: list[Event]) -> None:
+    """Every phase but play; ``st`` is already a private copy."""
+    phase, seat = st.phase, st.turn
+    head, rest = st.queue[0], st.queue[1:]
+    if phase is Phase.BLIND_NIL:
+        if action:
+            st.bids, st.blind = _set(st.bids, seat, 0), _set(st.blind, seat, True)
+            events.append(Event("bid_made", ALL, {"seat": seat, "bid": 0, "blind": True}))
+            st.queue = rest
+            if st.variant is Variant.PARTNERSHIP and rest == ():
+                _after_bidding_partnership(st, events)
+        elif st.variant is Variant.PARTNERSHIP:
+            # Declined: the player looks at their cards and is asked for a bid.
+            _look(st, seat, events)
+            st.phase = Phase.BID
+            return
+        else:
+            st.queue = rest
+    elif phase is Phase.BID:
+        st.bids = _set(st.bids, seat, action)  # legality was checked by step()
+        events.append(Event("bid_made", ALL, {"seat": seat, "bid": action, "blind": False}))
+        st.queue = rest
+        if st.variant is Variant.PARTNERSHIP and rest == ():
+            _after_bidding_partnership(st, events)
+    elif phase is Phase.KEEP:
+        first, second = st.deal.cards[st.stock], st.deal.cards[st.stock + 1]
+        kept, gone = (first, second) if action else (second, first)
+        st.hands = _set(st.hands, seat, st.hands[seat] | 1 << kept)
+        st.discarded = _set(st.discarded, seat, st.discarded[seat] | 1 << gone)
+        st.pile |= 1 << gone
+        st.stock += 2
+        events.append(Event("drawn", seat, {"kept": kept, "discarded": gone}))
+        st.queue = rest
+        if st.stock == 52:
+            for s in (st.dealer, 1 - st.dealer):
+                events.append(Event("hand", s, {"cards": st.hands[s]}))
+    elif phase is Phase.DISCARD:
+        gone = C.mask_of(action)
+        # The replacements come from the pile as it stood before this exchange,
+        # drawn with the hand's own seeded generator so a deal replays exactly.
+        rng = random.Random(st.deal.salt * 4 + seat)
+        fresh = rng.sample(cards_of(st.pile), len(action)) if action else []
+        got = C.mask_of(fresh)
+        st.hands = _set(st.hands, seat, (st.hands[seat] & ~gone) | got)
+        st.pile = (st.pile & ~got) | gone
+        st.discarded = _set(st.discarded, seat, st.discarded[seat] | gone)
+        st.received = _set(st.received, seat, st.received[seat] | got)
+        events.append(Event("received", seat, {"cards": got, "from": "discards"}))
+        events.append(Event("hand", seat, {"cards": st.hands[seat]}))
+        st.queue = rest
+    elif phase is Phase.PASS:
+        to = head[3]
+        moved = C.mask_of(action)
+        hands = list(st.hands)
+        hands[seat] &= ~moved
+        hands[to] |= moved
+        st.hands = tuple(hands)
+        st.passed = _set(st.passed, seat, st.passed[seat] | moved)
+        st.received = _set(st.received, to, st.received[to] | moved)
+        events.append(Event("received", to, {"cards": moved, "from": seat}))
+        events.append(Event("hand", seat, {"cards": hands[seat]}))
+        events.append(Event("hand", to, {"cards": hands[to]}))
+        st.queue = rest
+    _advance(st, events)
+
+
+def _finish_hand(st: State, events: list[Event]) -> None:
+    """Score the hand, record it, and end the match or deal the next hand."""
+    rules = st.rules
+    bids = st.bids  # every bid is in once cards are played
+    scored = score_hand(st.variant, rules, bids, st.blind, st.tricks, st.bags)
+    a, b = scored.sides
+    points = (a.points, b.points)
+    st.score = score = (st.score[0] + a.points, st.score[1] + b.points)
+    st.bags = bags = (a.bags_after, b.bags_after)
+    st.history = st.history + (HandResult(st.hand_no, st.dealer, bids, st.blind, st.tricks, points, score, bags, scored),)
+    events.append(Event("hand_end", ALL, {"hand": st.hand_no, "bids": bids, "blind": st.blind, "tricks": st.tricks,
+                                          "points": points, "score": score, "bags": bags}))
+    outcome = match_outcome(rules, score, st.hand_no)
+    if outcome.over:
+        _end(st, outcome.winner, outcome.reason, events)
+    else:
+        _start_hand(st, st.hand_no + 1, events)
+
+
+def _end(st: State, winner: int | None, reason: EndReason | None, events: list[Event]) -> None:
+    st.over, st.winner, st.reason = True, winner, reason
+    st.phase, st.queue = Phase.OVER, ()
+    events.append(Event("match_end", ALL, {"score": st.score, "winner": winner, "reason": reason}))
+
+
+def forfeit(st: State, seats: Sequence[int]) -> State:
+    """End the match because the given seats faulted: their sides lose.
+
+    If both sides faulted (possible only when the referee collects faults from
+    several bots at once), the match is a draw by forfeit.
+    """
+    if st.over:
+        return st
+    new = st._copy()
+    sides = {st.variant.side_of(s) for s in seats}
+    winner = None if len(sides) != 1 else 1 - sides.pop()
+    events: list[Event] = []
+    _end(new, winner, EndReason.FORFEIT, events)
+    new._events = tuple(events)
+    return new
+
+
+def play_random(st: State, rng: random.Random, chooser: Callable[[State], Action] | None = None) -> State:
+    """Play uniformly random legal actions to the end of the match (tests, tools)."""
+    while not st.over:
+        if chooser is not None:
+            action = chooser(st)
+        elif st.phase is Phase.DISCARD:
+            hand = cards_of(st.hands[st.turn])
+            action = tuple(rng.sample(hand, rng.randint(0, min(st.pending_count, len(hand)))))
+        elif st.phase is Phase.PASS:
+            action = tuple(rng.sample(cards_of(st.hands[st.turn]), st.pending_count))
+        else:
+            action = rng.choice(legal_actions(st))
+        st = step(st, action)
+    return st

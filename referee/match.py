@@ -1,0 +1,455 @@
+"""One match between bots: the engine, the protocol and the bot processes together.
+
+:func:`run_match` starts one transport per seat (normally a
+:class:`~referee.botprocess.BotProcess`), says hello, then loops: deliver the
+events of the last step to the seats they are for, ask the seat to act,
+charge its clock, parse and check its answer, and step the engine. Whatever a
+bot does ends in a :class:`Fault` with a closed kind, attributed to its seat;
+the referee itself always finishes with a :class:`MatchRecord` and ends every
+process it started.
+"""
+
+from __future__ import annotations
+
+import concurrent.futures
+import dataclasses
+import json
+import os
+import time
+from pathlib import Path
+from typing import Any, Callable, Mapping, Protocol, Sequence
+
+from . import protocol
+from .botprocess import BotFault, BotProcess
+from .clock import Clock
+from .deals import Deal
+from .engine import Phase, State, fallback_action, forfeit, new_match, step
+from .outcomes import EndReason, FaultKind, FaultPolicy
+from .protocol import ProtocolFault, dumps
+from .rules import Rules, Variant
+
+Console = Callable[[str], None]
+
+
+@dataclasses.dataclass(frozen=True)
+class TimeControl:
+    """Time limits of one seat. ``move_ms=None`` means no move clock (a human seat)."""
+
+    move_ms: int | None = 1000
+    bank_ms: int = 10000
+    startup_ms: int = 10000
+
+    def to_dict(self) -> dict[str, Any]:
+        return dataclasses.asdict(self)
+
+
+@dataclasses.dataclass(frozen=True)
+class SeatSpec:
+    """Who sits in a seat: a display name and how to start the program."""
+
+    name: str
+    command: str | Sequence[str]
+    cwd: str | os.PathLike[str] | None = None
+    env: Mapping[str, str] | None = None
+    time: TimeControl | None = None  # None: the match's default
+
+
+@dataclasses.dataclass
+class MatchSpec:
+    """Everything that defines one match."""
+
+    variant: Variant
+    seats: Sequence[SeatSpec]
+    rules: Rules = dataclasses.field(default_factory=Rules)
+    seed: int = 0
+    match_id: str = "match"
+    time: TimeControl = dataclasses.field(default_factory=TimeControl)
+    faults: FaultPolicy = FaultPolicy.FORFEIT
+    max_faults: int = 3
+    output: Path | None = None  # folder for matches.jsonl and logs/; None: keep nothing
+    deals: Sequence[Deal] | None = None  # injected deals (tests, duplicate play)
+    grace_s: float = 1.0
+    max_line: int = 65536
+    stderr_cap: int = 1 << 20
+
+    def __post_init__(self) -> None:
+        if len(self.seats) != self.variant.seats:
+            raise ValueError(f"{self.variant.value} needs {self.variant.seats} seats, got {len(self.seats)}")
+        if self.max_faults < 1:
+            raise ValueError(f"max_faults must be at least 1, got: {self.max_faults!r}")
+
+
+@dataclasses.dataclass(frozen=True)
+class Fault:
+    """A recorded bot fault."""
+
+    seat: int
+    kind: FaultKind
+    detail: str
+    hand: int
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"seat": self.seat, "kind": self.kind.value, "detail": self.detail, "hand": self.hand}
+
+    def describe(self, names: Sequence[str]) -> str:
+        """E.g. ``seat 2 (alpha) ran out of time: took 1200 ms > 1000 ms move time ...``."""
+        return f"seat {self.seat} ({names[self.seat]}) {self.kind.summary} in hand {self.hand}: {self.detail}"
+
+
+@dataclasses.dataclass
+class MatchRecord:
+    """The result of a match: one line of ``matches.jsonl``."""
+
+    match: str
+    variant: Variant
+    seed: int
+    bots: list[str]
+    hands: list[dict[str, Any]]
+    score: list[int]
+    winner: int | None
+    reason: EndReason
+    faults: list[Fault]
+    seconds: float
+    rules: Rules
+    stats: list[dict[str, Any]]
+    extra: dict[str, Any] = dataclasses.field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        out = {"match": self.match, "variant": self.variant.value, "seed": self.seed, "bots": self.bots,
+               "hands": self.hands, "score": self.score, "winner": self.winner, "reason": self.reason.value,
+               "faults": [f.to_dict() for f in self.faults], "seconds": round(self.seconds, 3),
+               "rules": self.rules.to_dict(), "stats": self.stats}
+        out.update(self.extra)
+        return out
+
+    def to_json(self) -> str:
+        return json.dumps(self.to_dict(), separators=(",", ":"))
+
+    def describe(self) -> str:
+        """One sentence: who won, how, and the score."""
+        return self.reason.describe(self.winner, self.score)
+
+
+class Transport(Protocol):
+    """What the runner needs from a seat's connection (a process, or a fake in tests)."""
+
+    spawn_s: float
+
+    def start(self) -> None: ...
+    def send(self, line: str) -> None: ...
+    def request(self, line: str, timeout_s: float) -> tuple[str, float]: ...
+    def check_unexpected(self) -> None: ...
+    def close(self, grace_s: float = 1.0, term_s: float = 1.0) -> int | None: ...
+
+
+TransportFactory = Callable[[int, SeatSpec, Any], Transport]
+
+# A seat with no move clock still needs a finite read deadline for select();
+# a day is "forever" for a person at the table.
+_NO_CLOCK_S = 86400.0
+
+
+class _Seat:
+    """Runner-side bookkeeping of one seat."""
+
+    __slots__ = ("index", "spec", "transport", "clock", "time", "faults", "dead", "resync", "name")
+
+    def __init__(self, index: int, spec: SeatSpec, transport: Transport, time_control: TimeControl):
+        self.index, self.spec, self.transport, self.time = index, spec, transport, time_control
+        self.name = spec.name
+        self.clock = Clock(time_control.move_ms, time_control.bank_ms, time_control.startup_ms) \
+            if time_control.move_ms is not None else None
+        self.faults = 0
+        self.dead = False  # no further answers can be trusted (crash, oversize, ...)
+        self.resync = False  # a late answer may still be in the pipe (substitute after timeout)
+
+    def time_field(self) -> dict[str, Any]:
+        if self.clock is None:
+            return {"move_ms": None, "bank_ms": self.time.bank_ms}
+        return {"move_ms": self.clock.move_ms, "bank_ms": self.clock.bank_ms_left}
+
+    def allowance(self) -> float:
+        return self.clock.allowance_s() if self.clock is not None else _NO_CLOCK_S
+
+    def stats(self) -> dict[str, Any]:
+        if self.clock is None:
+            return {"decisions": None, "mean_ms": None, "max_ms": None}
+        s = self.clock.stats
+        return {"decisions": s.count, "mean_ms": round(s.mean_ms, 3), "max_ms": round(s.max_ms, 3)}
+
+
+class _Transcript:
+    """``logs/<match>.jsonl``: every line in both directions with its time."""
+
+    def __init__(self, path: Path | None):
+        self._fh = open(path, "w", encoding="utf-8", buffering=1 << 16) if path else None
+        self._t0 = time.time()
+
+    def for_seat(self, seat: int) -> Callable[[str, str, float], None] | None:
+        fh = self._fh
+        if fh is None:
+            return None
+        t0 = self._t0
+        write = fh.write
+
+        def record(direction: str, line: str, t: float) -> None:
+            # Lines are JSON already; embed them as they are when they parse
+            # (the referee's own always do), else quote them as a raw string.
+            if direction == "out" or _is_json_object(line):
+                write(f'{{"t":{t - t0:.6f},"seat":{seat},"dir":"{direction}","msg":{line}}}\n')
+            else:
+                write(f'{{"t":{t - t0:.6f},"seat":{seat},"dir":"{direction}","raw":{json.dumps(line)}}}\n')
+
+        return record
+
+    def note(self, text: str) -> None:
+        if self._fh is not None:
+            self._fh.write(json.dumps({"t": round(time.time() - self._t0, 6), "note": text}) + "\n")
+
+    def close(self) -> None:
+        if self._fh is not None:
+            self._fh.close()
+
+
+def _is_json_object(line: str) -> bool:
+    if not line.startswith("{"):
+        return False
+    try:
+        return isinstance(json.loads(line), dict)
+    except ValueError:
+        return False
+
+
+def _process_factory(spec: MatchSpec, logs: Path | None, transcript: _Transcript) -> TransportFactory:
+    def make(seat: int, seat_spec: SeatSpec, _: Any) -> Transport:
+        stderr_path = logs / f"{spec.match_id}.{seat}.stderr" if logs else None
+        return BotProcess(seat_spec.command, name=f"seat {seat} ({seat_spec.name})", cwd=seat_spec.cwd,
+                          env=seat_spec.env, stderr_path=stderr_path, stderr_cap=spec.stderr_cap,
+                          max_line=spec.max_line, transcript=transcript.for_seat(seat))
+    return make
+
+
+def run_match(spec: MatchSpec, console: Console | None = None,
+              transport_factory: TransportFactory | None = None) -> MatchRecord:
+    """Play one match to its end and return its record (also appended to
+    ``<output>/matches.jsonl`` when ``spec.output`` is set).
+
+    Never raises because of a bot: every misbehaviour becomes a recorded fault.
+    """
+    t_start = time.perf_counter()
+    logs = None
+    if spec.output is not None:
+        logs = Path(spec.output) / "logs"
+        logs.mkdir(parents=True, exist_ok=True)
+    transcript = _Transcript(logs / f"{spec.match_id}.jsonl" if logs else None)
+    factory = transport_factory or _process_factory(spec, logs, transcript)
+    names = [s.name for s in spec.seats]
+    seats = [_Seat(i, s, factory(i, s, transcript), s.time or spec.time) for i, s in enumerate(spec.seats)]
+    runner = _Runner(spec, seats, names, transcript, console)
+    try:
+        runner.play()
+    finally:
+        _close_all(seats, spec.grace_s)
+        transcript.close()
+    st = runner.state
+    record = MatchRecord(
+        match=spec.match_id, variant=spec.variant, seed=spec.seed, bots=names,
+        hands=[h.to_record(spec.variant) for h in st.history], score=list(st.score), winner=st.winner,
+        reason=st.reason or EndReason.FORFEIT, faults=runner.faults, seconds=time.perf_counter() - t_start,
+        rules=spec.rules, stats=[s.stats() for s in seats],
+    )
+    if console:
+        console(f"Result: {record.describe()}")
+        for f in record.faults:
+            console(f"Fault: {f.describe(names)}")
+    if spec.output is not None:
+        append_record(Path(spec.output) / "matches.jsonl", record.to_json())
+    return record
+
+
+def append_record(path: Path, line: str) -> None:
+    """Append one JSON line and make it durable before returning.
+
+    A single ``write`` of the whole line to a file opened in append mode, then
+    ``fsync``: a crash or SIGKILL leaves either the whole record or none of it.
+    """
+    path.parent.mkdir(parents=True, exist_ok=True)
+    data = (line + "\n").encode("utf-8")
+    fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+    try:
+        os.write(fd, data)
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def _close_all(seats: Sequence[_Seat], grace_s: float) -> None:
+    """End every bot at once, so the grace periods overlap instead of adding up."""
+    if len(seats) == 1:
+        seats[0].transport.close(grace_s)
+        return
+    with concurrent.futures.ThreadPoolExecutor(max_workers=len(seats)) as pool:
+        for fut in [pool.submit(s.transport.close, grace_s) for s in seats]:
+            try:
+                fut.result()
+            except Exception:  # a close must never lose the record
+                pass
+
+
+class _Runner:
+    def __init__(self, spec: MatchSpec, seats: list[_Seat], names: list[str], transcript: _Transcript,
+                 console: Console | None):
+        self.spec, self.seats, self.names = spec, seats, names
+        self.transcript, self.console = transcript, console
+        self.faults: list[Fault] = []
+        self.state: State = new_match(spec.variant, spec.rules, spec.seed, spec.deals)
+        self.request_id = 0
+
+    # ------------------------------------------------------------ faults
+
+    def _fault(self, seat: _Seat, kind: FaultKind, detail: str) -> bool:
+        """Record a fault; return True when the match must end by forfeit."""
+        fault = Fault(seat.index, kind, detail, self.state.hand_no)
+        self.faults.append(fault)
+        self.transcript.note(fault.describe(self.names))
+        seat.faults += 1
+        if kind in (FaultKind.CRASH, FaultKind.OVERSIZE, FaultKind.UNEXPECTED, FaultKind.STARTUP):
+            seat.dead = True
+        elif kind is FaultKind.TIMEOUT:
+            seat.resync = True
+        ends = self.spec.faults is FaultPolicy.FORFEIT or seat.faults >= self.spec.max_faults
+        if not seat.dead or ends:
+            message = detail if not ends else f"{kind.value}: {detail}; you forfeit the match"
+            self._send(seat, dumps(protocol.error(message)), quiet=True)
+        return ends
+
+    def _send(self, seat: _Seat, line: str, quiet: bool = False) -> bool:
+        if seat.dead:
+            return False
+        try:
+            seat.transport.send(line)
+            return True
+        except BotFault as exc:
+            if not quiet:
+                self._handle(seat, exc.kind, exc.detail)
+            else:
+                seat.dead = True
+            return False
+
+    def _handle(self, seat: _Seat, kind: FaultKind, detail: str) -> None:
+        if self._fault(seat, kind, detail) and not self.state.over:
+            self.state = forfeit(self.state, [seat.index])
+
+    # ------------------------------------------------------------ the loop
+
+    def play(self) -> None:
+        self._start()
+        while True:
+            self._deliver(self.state)
+            st = self.state
+            if st.over:
+                return
+            self._decide(st)
+
+    def _start(self) -> None:
+        spec = self.spec
+        failed = []
+        for seat in self.seats:
+            try:
+                seat.transport.start()
+            except BotFault as exc:
+                failed.append(seat)
+                self._fault(seat, FaultKind.STARTUP, exc.detail)
+        for seat in self.seats:
+            if seat in failed:
+                continue
+            hello = protocol.hello(spec.match_id, spec.variant, seat.index, self.names, spec.rules,
+                                   seat.time.move_ms, seat.time.bank_ms)
+            allowance = seat.time.startup_ms / 1000 - seat.transport.spawn_s
+            try:
+                line, elapsed = seat.transport.request(dumps(hello), max(allowance, 0.001))
+                protocol.parse_answer(line, 0, None)  # type: ignore[arg-type]
+                if seat.clock is not None:
+                    seat.clock.charge_startup(seat.transport.spawn_s + elapsed)
+            except (BotFault, ProtocolFault) as exc:
+                failed.append(seat)
+                kind = FaultKind.STARTUP if exc.kind in (FaultKind.TIMEOUT, FaultKind.CRASH) else exc.kind
+                self._fault(seat, kind, f"hello: {exc.detail}" if kind is not exc.kind else exc.detail)
+        if failed:
+            # A bot that cannot even start cannot be substituted for a whole match.
+            self.state = forfeit(self.state, [s.index for s in failed])
+        if self.console:
+            self.console(f"Match {spec.match_id}: {spec.variant.value}, seed {spec.seed}, "
+                         + ", ".join(f"seat {i} {n}" for i, n in enumerate(self.names)))
+
+    def _deliver(self, st: State) -> None:
+        """Send the events of the last step to the seats they are for."""
+        nseats = st.nseats
+        for event in st.events:
+            lines: dict[int, str] = {}
+            for seat_index, msg in protocol.event_messages(event, nseats):
+                line = lines.get(id(msg))
+                if line is None:
+                    line = lines[id(msg)] = dumps(msg)
+                self._send(self.seats[seat_index], line)
+                if self.state is not st:
+                    # Sending faulted a bot and ended the match: deliver the new end.
+                    if self.state.over and st is not self.state:
+                        self._deliver_end()
+                        return
+            if event.kind == "hand_end" and self.console:
+                self._summarise(st, event.data)
+
+    def _deliver_end(self) -> None:
+        for event in self.state.events:
+            for seat_index, msg in protocol.event_messages(event, self.state.nseats):
+                self._send(self.seats[seat_index], dumps(msg), quiet=True)
+
+    def _decide(self, st: State) -> None:
+        seat = self.seats[st.turn]
+        if seat.dead:
+            # Substitute policy: a bot that can no longer answer faults at each turn.
+            if self._fault(seat, FaultKind.CRASH, "the bot is no longer running; the referee decides for it"):
+                self.state = forfeit(st, [seat.index])
+            else:
+                self.state = step(st, fallback_action(st))
+            return
+        self.request_id += 1
+        rid = self.request_id
+        phase = st.phase
+        try:
+            transport = seat.transport
+            if seat.resync:
+                self._resync(seat)
+            transport.check_unexpected()
+            line, elapsed = transport.request(dumps(protocol.request(st, rid, seat.time_field())), seat.allowance())
+            if seat.clock is not None:
+                seat.clock.charge(elapsed)
+            action, _ = protocol.parse_answer(line, rid, phase)
+            protocol.check_legal(st, action)
+        except (BotFault, ProtocolFault) as exc:
+            if self._fault(seat, exc.kind, exc.detail):
+                self.state = forfeit(st, [seat.index])
+            else:
+                self.state = step(st, fallback_action(st))
+            return
+        self.state = step(st, action)
+
+    def _resync(self, seat: _Seat) -> None:
+        """After a timeout under ``substitute``: drop a late answer if one came."""
+        seat.resync = False
+        drop = getattr(seat.transport, "discard_pending", None)
+        if drop is not None:
+            drop()
+
+    def _summarise(self, st: State, data: dict[str, Any]) -> None:
+        two = st.variant is Variant.TWO_PLAYER
+        bids = " ".join(("BN" if b else "N") if bid == 0 else str(bid) for bid, b in zip(data["bids"], data["blind"]))
+        tricks = " ".join(str(t) for t in data["tricks"])
+        points = " ".join(f"{p:+d}" for p in data["points"])
+        score = " ".join(str(s) for s in data["score"])
+        bags = " ".join(str(b) for b in data["bags"])
+        who = f"first {st.history[-1].dealer}" if two else f"dealer {st.history[-1].dealer}"
+        assert self.console is not None
+        self.console(f"Hand {data['hand']:>2} ({who}): bids {bids:<12} tricks {tricks:<12} "
+                     f"points {points:<10} score {score:<10} bags {bags}")

@@ -1,0 +1,196 @@
+"""Protocol v1: referee messages built from the per-seat view, and bot answers parsed.
+
+This module turns engine states and events into the JSON lines of protocol
+v1 (docs/protocol.md) and turns a bot's answer line back into an engine
+action. It holds no process or clock logic; the match runner does that.
+Every request's ``state`` comes from :func:`referee.view.seat_view` and every
+event from an engine event addressed to the seat, so no message can carry a
+card the seat may not see.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from .cards import CARD_NAMES, CardError, names_of, parse_card
+from .engine import ALL, Event, IllegalAction, Phase, State, check_action, legal_bids, legal_play_mask
+from .outcomes import FaultKind
+from .rules import Rules, Variant
+from .view import seat_view
+
+PROTOCOL_VERSION = 1
+_dumps = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
+
+#: The answer field each request type expects.
+ANSWER_FIELD = {
+    Phase.BLIND_NIL: "blind_nil",
+    Phase.KEEP: "keep",
+    Phase.DISCARD: "cards",
+    Phase.PASS: "cards",
+    Phase.BID: "bid",
+    Phase.PLAY: "card",
+}
+
+
+class ProtocolFault(Exception):
+    """A bot's answer that breaks the protocol (``malformed``) or the rules (``illegal``)."""
+
+    def __init__(self, kind: FaultKind, detail: str):
+        super().__init__(detail)
+        self.kind, self.detail = kind, detail
+
+
+def dumps(message: dict[str, Any]) -> str:
+    """One compact JSON line (no newline)."""
+    return _dumps(message)
+
+
+# --------------------------------------------------------------------------- referee -> bot
+
+
+def hello(match_id: str, variant: Variant, seat: int, names: list[str], rules: Rules,
+          move_ms: int | None, bank_ms: int) -> dict[str, Any]:
+    """The ``hello`` request (id 0)."""
+    return {"type": "hello", "id": 0, "protocol": PROTOCOL_VERSION, "match": match_id,
+            "variant": variant.value, "seat": seat, "names": names, "rules": rules.to_dict(),
+            "time": {"move_ms": move_ms, "bank_ms": bank_ms}}
+
+
+def request(st: State, request_id: int, time: dict[str, Any]) -> dict[str, Any]:
+    """The request for the seat to act, with its full view as ``state``."""
+    seat = st.turn
+    phase = st.phase
+    view = seat_view(st, seat)
+    view["time"] = time
+    msg: dict[str, Any] = {"type": phase.value, "id": request_id}
+    if phase is Phase.PLAY:
+        msg["legal"] = names_of(legal_play_mask(st))
+    elif phase is Phase.BID:
+        msg["legal"] = legal_bids(st)
+    elif phase is Phase.KEEP:
+        msg["card"] = CARD_NAMES[st.pending_card]  # type: ignore[index]
+    elif phase is Phase.DISCARD:
+        msg["max"] = st.pending_count
+    elif phase is Phase.PASS:
+        msg["count"] = st.pending_count
+        msg["to"] = st.pass_to
+    msg["state"] = view
+    return msg
+
+
+def event_messages(event: Event, nseats: int) -> list[tuple[int, dict[str, Any]]]:
+    """The protocol messages of one engine event, as ``(seat, message)`` pairs."""
+    kind, data = event.kind, event.data
+    if kind == "played":
+        msg: dict[str, Any] = {"type": "played", "seat": data["seat"], "card": CARD_NAMES[data["card"]]}
+    elif kind == "trick":
+        msg = {"type": "trick", "cards": [[s, CARD_NAMES[c]] for s, c in data["cards"]], "winner": data["winner"]}
+    elif kind == "bid_made":
+        msg = {"type": "bid_made", "seat": data["seat"], "bid": data["bid"], "blind": data["blind"]}
+    elif kind == "hand":
+        msg = {"type": "hand", "cards": names_of(data["cards"])}
+    elif kind == "drawn":
+        msg = {"type": "drawn", "kept": CARD_NAMES[data["kept"]], "discarded": CARD_NAMES[data["discarded"]]}
+    elif kind == "received":
+        msg = {"type": "received", "cards": names_of(data["cards"]), "from": data["from"]}
+    elif kind == "hand_start":
+        msg = {"type": "hand_start", **{k: list(v) if isinstance(v, tuple) else v for k, v in data.items()}}
+    elif kind in ("hand_end",):
+        msg = {"type": kind, **{k: list(v) if isinstance(v, tuple) else v for k, v in data.items()}}
+    elif kind == "match_end":
+        reason = data["reason"]
+        msg = {"type": "match_end", "score": list(data["score"]), "winner": data["winner"],
+               "reason": reason.value if reason is not None else None}
+    else:  # pragma: no cover - the engine's event kinds are a closed set
+        raise ValueError(f"unknown engine event {kind!r}")
+    if event.to == ALL:
+        return [(seat, msg) for seat in range(nseats)]
+    return [(event.to, msg)]
+
+
+def error(message: str) -> dict[str, Any]:
+    """The ``error`` event sent to a bot that faulted."""
+    return {"type": "error", "message": message}
+
+
+# --------------------------------------------------------------------------- bot -> referee
+
+
+def _quote(line: str, limit: int = 80) -> str:
+    return repr(line if len(line) <= limit else line[:limit] + "...")
+
+
+def parse_answer(line: str, request_id: int, phase: Phase) -> tuple[Any, dict[str, Any]]:
+    """Parse an answer line into ``(action, object)``; raise ``ProtocolFault(malformed)``.
+
+    Checks the framing only (a JSON object, the right ``id``, the answer
+    field with the right JSON type); whether the decision is legal is
+    :func:`check_legal`'s job.
+    """
+    try:
+        obj = json.loads(line)
+    except ValueError as exc:
+        raise ProtocolFault(FaultKind.MALFORMED, f"answer is not JSON ({exc.msg} at column {exc.colno}): got {_quote(line)}") from None
+    if not isinstance(obj, dict):
+        raise ProtocolFault(FaultKind.MALFORMED, f"answer must be a JSON object, got a JSON {type(obj).__name__}: {_quote(line)}")
+    if "id" not in obj:
+        raise ProtocolFault(FaultKind.MALFORMED, f"answer has no \"id\" (expected {request_id}): got {_quote(line)}")
+    if obj["id"] != request_id or isinstance(obj["id"], bool):
+        raise ProtocolFault(FaultKind.MALFORMED, f"answer has id {obj['id']!r}, expected {request_id}: got {_quote(line)}")
+    if phase is None:  # hello
+        name = obj.get("name")
+        if name is not None and not isinstance(name, str):
+            raise ProtocolFault(FaultKind.MALFORMED, f"hello answer \"name\" must be a string, got: {name!r}")
+        return name, obj
+    field = ANSWER_FIELD[phase]
+    if field not in obj:
+        raise ProtocolFault(FaultKind.MALFORMED, f"{phase.value} answer has no \"{field}\" field: got {_quote(line)}")
+    value = obj[field]
+    if phase in (Phase.BLIND_NIL, Phase.KEEP):
+        if not isinstance(value, bool):
+            raise ProtocolFault(FaultKind.MALFORMED, f"\"{field}\" must be true or false, got: {json.dumps(value)}")
+        return value, obj
+    if phase is Phase.BID:
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise ProtocolFault(FaultKind.MALFORMED, f"\"bid\" must be an integer, got: {json.dumps(value)}")
+        return value, obj
+    if phase is Phase.PLAY:
+        if not isinstance(value, str):
+            raise ProtocolFault(FaultKind.MALFORMED, f"\"card\" must be a card name such as \"AS\", got: {json.dumps(value)}")
+        try:
+            return parse_card(value), obj
+        except CardError:
+            raise ProtocolFault(FaultKind.MALFORMED, f"\"card\" is not a card name: got {json.dumps(value)} (e.g. \"AS\", \"TH\", \"2C\")") from None
+    # discard / pass: a list of card names
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise ProtocolFault(FaultKind.MALFORMED, f"\"cards\" must be a list of card names, got: {_quote(json.dumps(value))}")
+    try:
+        return tuple(parse_card(v) for v in value), obj
+    except CardError as exc:
+        raise ProtocolFault(FaultKind.MALFORMED, f"\"cards\" holds a bad card name: {exc}") from None
+
+
+_WHAT = {Phase.PLAY: "card", Phase.BID: "bid", Phase.DISCARD: "discard", Phase.PASS: "pass",
+         Phase.BLIND_NIL: "blind_nil answer", Phase.KEEP: "keep answer"}
+
+
+def check_legal(st: State, action: Any) -> None:
+    """Raise ``ProtocolFault(illegal)`` with the message the bot will get, unless legal."""
+    try:
+        check_action(st, action)
+    except IllegalAction as exc:
+        raise ProtocolFault(FaultKind.ILLEGAL, illegal_message(exc)) from None
+
+
+def illegal_message(exc: IllegalAction) -> str:
+    """E.g. ``illegal card "AS": you must follow hearts; legal: ["4H","JH"]``."""
+    action = exc.action
+    if isinstance(action, int) and not isinstance(action, bool) and exc.phase is Phase.PLAY:
+        shown = json.dumps(CARD_NAMES[action])
+    elif isinstance(action, tuple):
+        shown = json.dumps([CARD_NAMES[c] for c in action])
+    else:
+        shown = json.dumps(action)
+    legal = exc.legal.replace("'", '"').replace(", ", ",")
+    return f"illegal {_WHAT.get(exc.phase, 'answer')} {shown}: {exc.reason}; legal: {legal}"
