@@ -34,7 +34,6 @@ Design points, and why:
 from __future__ import annotations
 
 import errno
-import math
 import os
 import select
 import shlex
@@ -326,12 +325,62 @@ class BotProcess:
             raise self._write_fault(exc) from None
         if written < len(data):
             self._write(data[written:], deadline, timeout_s)
+        return self._read_line(t0, deadline, timeout_s)
 
+    def read_line(self, timeout_s: float) -> tuple[str, float]:
+        """Read one more line without writing anything, within ``timeout_s``.
+
+        For a runner that finds a late answer to an earlier, timed-out request
+        (its id is stale) where it expected the current one: it can skip that
+        line and read again. Returns and raises like :meth:`request`, but
+        lines already buffered are returned rather than refused, and the
+        elapsed time is measured from this call.
+        """
+        if self._stdin_fd < 0:
+            self._check_line("")
+        t0 = time.perf_counter()
+        return self._read_line(t0, t0 + timeout_s, timeout_s)
+
+    def discard_pending(self) -> int:
+        """Drop buffered output and whatever stdout holds right now; return the byte count.
+
+        Non-blocking. Used after a timeout when the bot keeps playing (the
+        ``substitute`` policy): a late answer to the abandoned request must
+        not be read as the answer to the next one. An answer still on its way
+        cannot be told apart here; skip it by its id with :meth:`read_line`.
+        """
+        dropped = len(self._buf)
+        self._buf.clear()
+        if self._stdout_fd < 0 or self._eof:
+            return dropped
+        for _ in range(64):  # bounded: a bot writing nonstop cannot hold us here
+            if not self._out_poller.poll(0):
+                break
+            chunk = os.read(self._stdout_fd, _READ_CHUNK)
+            if not chunk:
+                self._eof = True
+                break
+            dropped += len(chunk)
+        return dropped
+
+    def _read_line(self, t0: float, deadline: float, timeout_s: float) -> tuple[str, float]:
+        """The read half of :meth:`request`: one line before ``deadline``."""
+        perf = time.perf_counter
+        transcript = self._transcript
         fd = self._stdout_fd
         poll = self._poller.poll
         buf = self._buf
         read = os.read
         scanned = 0
+        # A line may already be complete in the buffer (read_line after an
+        # answer that arrived with company).
+        if buf:
+            nl = buf.find(b"\n")
+            if nl >= 0:
+                raw = bytes(buf[: nl + 1])
+                del buf[: nl + 1]
+                return self._answer(raw, nl, perf() - t0)
+            scanned = len(buf)
         while True:
             if self._exited:
                 # The leader is dead: take only what is already in the pipe.
@@ -632,7 +681,7 @@ class BotProcess:
         """
         if self._stdout_released(_PIPE_RELEASE_S) and self._stderr_done(_PIPE_RELEASE_S):
             return
-        pass
+        _kill_pipe_holders(self._pipe_inodes)
         self._stdout_released(0.5)
         if not self._stderr_done(_STDERR_JOIN_S):
             self._stderr_stop.set()
@@ -824,15 +873,18 @@ def _drain_stderr(
     kept = 0
     last = b"\n"  # last byte kept, to start the marker on a line of its own
     full = log is None
+    sweeps = 0
     try:
         while True:
-            if stop.is_set():
+            stopping = stop.is_set()
+            if stopping:
                 # Final non-blocking sweep, bounded so a writer cannot keep us here.
-                for _ in range(64):
-                    if not poller.poll(0) or not os.read(fd, _READ_CHUNK):
-                        break
-                return
-            if not poller.poll(_STDERR_POLL_MS):
+                sweeps += 1
+                if sweeps > 64:
+                    return
+            if not poller.poll(0 if stopping else _STDERR_POLL_MS):
+                if stopping:
+                    return
                 continue
             chunk = os.read(fd, _READ_CHUNK)
             if not chunk:

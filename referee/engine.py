@@ -97,7 +97,7 @@ class IllegalAction(ValueError):
 
     def __init__(self, seat: int, phase: Phase, action: object, reason: str, legal: str):
         self.seat, self.phase, self.action, self.reason, self.legal = seat, phase, action, reason, legal
-        super().__init__(f"seat {seat} cannot {_VERB[phase]} {_show(action)}: {reason}; legal: {legal}")
+        super().__init__(f"seat {seat} cannot {_VERB[phase]} {_show(action, phase)}: {reason}; legal: {legal}")
 
 
 _VERB = {Phase.BLIND_NIL: "answer blind nil with", Phase.KEEP: "answer keep with",
@@ -105,10 +105,11 @@ _VERB = {Phase.BLIND_NIL: "answer blind nil with", Phase.KEEP: "answer keep with
          Phase.OVER: "act with"}
 
 
-def _show(action: object) -> str:
+def _show(action: object, phase: Phase) -> str:
+    """The action as a person reads it: card names for cards, the value otherwise."""
     if isinstance(action, bool) or action is None:
         return repr(action)
-    if isinstance(action, int) and 0 <= action < 52:
+    if isinstance(action, int) and 0 <= action < 52 and phase is Phase.PLAY:
         return repr(C.card_name(action))
     if isinstance(action, (tuple, list)):
         return repr([C.card_name(c) if isinstance(c, int) and not isinstance(c, bool) and 0 <= c < 52 else c

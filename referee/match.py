@@ -87,9 +87,13 @@ class Fault:
     kind: FaultKind
     detail: str
     hand: int
+    request: str | None = None  # the request that the faulty answer was for, if any
 
     def to_dict(self) -> dict[str, Any]:
-        return {"seat": self.seat, "kind": self.kind.value, "detail": self.detail, "hand": self.hand}
+        out: dict[str, Any] = {"seat": self.seat, "kind": self.kind.value, "detail": self.detail, "hand": self.hand}
+        if self.request is not None:
+            out["request"] = self.request
+        return out
 
     def describe(self, names: Sequence[str]) -> str:
         """E.g. ``seat 2 (alpha) ran out of time: took 1200 ms > 1000 ms move time ...``."""
@@ -144,6 +148,8 @@ class Transport(Protocol):
 
 TransportFactory = Callable[[int, SeatSpec, Any], Transport]
 
+# How much of the offending request a fault record quotes (the transcript has it all).
+_REQUEST_QUOTE = 4000
 # A seat with no move clock still needs a finite read deadline for select();
 # a day is "forever" for a person at the table.
 _NO_CLOCK_S = 86400.0
@@ -307,9 +313,11 @@ class _Runner:
 
     # ------------------------------------------------------------ faults
 
-    def _fault(self, seat: _Seat, kind: FaultKind, detail: str) -> bool:
+    def _fault(self, seat: _Seat, kind: FaultKind, detail: str, request: str | None = None) -> bool:
         """Record a fault; return True when the match must end by forfeit."""
-        fault = Fault(seat.index, kind, detail, self.state.hand_no)
+        if request is not None and len(request) > _REQUEST_QUOTE:
+            request = request[:_REQUEST_QUOTE] + "..."
+        fault = Fault(seat.index, kind, detail, self.state.hand_no, request)
         self.faults.append(fault)
         self.transcript.note(fault.describe(self.names))
         seat.faults += 1
@@ -417,18 +425,20 @@ class _Runner:
         self.request_id += 1
         rid = self.request_id
         phase = st.phase
+        sent = None
         try:
             transport = seat.transport
             if seat.resync:
                 self._resync(seat)
             transport.check_unexpected()
-            line, elapsed = transport.request(dumps(protocol.request(st, rid, seat.time_field())), seat.allowance())
+            sent = dumps(protocol.request(st, rid, seat.time_field()))
+            line, elapsed = transport.request(sent, seat.allowance())
             if seat.clock is not None:
                 seat.clock.charge(elapsed)
             action, _ = protocol.parse_answer(line, rid, phase)
             protocol.check_legal(st, action)
         except (BotFault, ProtocolFault) as exc:
-            if self._fault(seat, exc.kind, exc.detail):
+            if self._fault(seat, exc.kind, exc.detail, sent):
                 self.state = forfeit(st, [seat.index])
             else:
                 self.state = step(st, fallback_action(st))

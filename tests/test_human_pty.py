@@ -19,6 +19,7 @@ import re
 import select
 import subprocess
 import sys
+import termios
 import threading
 import time
 from pathlib import Path
@@ -144,18 +145,42 @@ class Adapter:
         return self.proc.stderr.read().decode(errors="replace")
 
     def close(self) -> int:
+        """Close the adapter's stdin (as the referee does) and return its exit status."""
         if self.proc.stdin and not self.proc.stdin.closed:
             with contextlib.suppress(OSError):
                 self.proc.stdin.close()
         try:
-            code = self.proc.wait(timeout=TIMEOUT)
+            return self.proc.wait(timeout=TIMEOUT)
         finally:
-            if self.proc.poll() is None:
-                self.proc.kill()
-                self.proc.wait()
-        time.sleep(0.05)
-        os.close(self.slave)
-        return code
+            self.release()
+
+    def release(self) -> None:
+        """Kill the process if it is still running (a failed test) and free the pty."""
+        if self.proc.poll() is None:
+            self.proc.kill()
+            self.proc.wait()
+
+    def rest_of_stdout(self) -> bytes:
+        assert self.proc.stdout is not None and self.proc.poll() is not None
+        return bytes(self.out) + self.proc.stdout.read()
+
+
+@pytest.fixture
+def spawn() -> Any:
+    """Start adapters; at teardown kill any left running and close their ptys."""
+    started: list[Adapter] = []
+
+    def start(*args: str) -> Adapter:
+        adapter = Adapter(*args)
+        started.append(adapter)
+        return adapter
+
+    yield start
+    for adapter in started:
+        adapter.release()
+        for fd in (adapter.slave, adapter.master):
+            with contextlib.suppress(OSError):
+                os.close(fd)
 
 
 # -- a small scripted referee --------------------------------------------------
@@ -477,8 +502,8 @@ class Typist:
 # -- the tests ----------------------------------------------------------------
 
 
-def test_partnership_full_hand_through_a_pty() -> None:
-    adapter = Adapter()
+def test_partnership_full_hand_through_a_pty(spawn: Any) -> None:
+    adapter = spawn()
     typist = Typist()
     ref = Referee(adapter, "partnership", human=0, person=typist, seed=11)
     try:
@@ -513,8 +538,8 @@ def test_partnership_full_hand_through_a_pty() -> None:
     assert "\x1b[31m" in adapter.screen.raw.decode("utf-8", errors="replace")
 
 
-def test_two_player_full_hand_through_a_pty() -> None:
-    adapter = Adapter()
+def test_two_player_full_hand_through_a_pty(spawn: Any) -> None:
+    adapter = spawn()
     typist = Typist()
     ref = Referee(adapter, "two-player", human=0, person=typist, seed=5)
     try:
@@ -538,8 +563,8 @@ def test_two_player_full_hand_through_a_pty() -> None:
     assert f"{points[0]:+d}" in text
 
 
-def test_ctrl_c_at_a_prompt_leaves_cleanly() -> None:
-    adapter = Adapter()
+def test_ctrl_c_at_a_prompt_leaves_cleanly(spawn: Any) -> None:
+    adapter = spawn()
     ref = Referee(adapter, "partnership", human=1, person=lambda r, m: None)
     ref.hello()
     mark = adapter.screen.mark()
@@ -550,13 +575,11 @@ def test_ctrl_c_at_a_prompt_leaves_cleanly() -> None:
     code = adapter.close()
     assert code == 130
     assert adapter.answers == [{"id": 0, "name": "human"}]
-    assert adapter.no_answer_pending()
+    assert adapter.rest_of_stdout() == b"", "no answer may be sent for an abandoned question"
 
 
-def test_end_of_input_leaves_cleanly_and_the_terminal_is_restored() -> None:
-    import termios
-
-    adapter = Adapter()
+def test_end_of_input_leaves_cleanly_and_the_terminal_is_restored(spawn: Any) -> None:
+    adapter = spawn()
     before = termios.tcgetattr(adapter.slave)
     ref = Referee(adapter, "two-player", human=1, person=lambda r, m: None)
     ref.hello()
@@ -571,8 +594,8 @@ def test_end_of_input_leaves_cleanly_and_the_terminal_is_restored() -> None:
     assert termios.tcgetattr(adapter.slave) == before
 
 
-def test_referee_closing_while_asking_ends_the_adapter() -> None:
-    adapter = Adapter()
+def test_referee_error_while_asking_ends_the_adapter(spawn: Any) -> None:
+    adapter = spawn()
     ref = Referee(adapter, "two-player", human=1, person=lambda r, m: None)
     ref.hello()
     mark = adapter.screen.mark()
@@ -587,25 +610,38 @@ def test_scripted_play_with_input_and_output_files(tmp_path: Path) -> None:
     """--input/--output: answers from a file, the screen in a file, plain letters."""
     answers = tmp_path / "answers.txt"
     screen = tmp_path / "screen.txt"
-    answers.write_text("hand\nKS\n5\n")
+    answers.write_text("hand\n2c\nKS\n")
     hello = {"type": "hello", "id": 0, "protocol": 1, "match": "m", "variant": "two-player", "seat": 0,
              "names": ["me", "bot"], "rules": {"target": 200}, "time": {"move_ms": 30000, "bank_ms": 0}}
     state = {"hand_no": 1, "seat": 0, "hand": ["2C", "4D", "5S", "KS"], "first": 0, "bids": [None, 2],
              "blind": [False, False], "tricks": [3, 5], "trick": [[1, "9S"]], "leader": 1, "spades_broken": True,
              "score": [10, 20], "bags": [1, 2], "time": {"move_ms": 30000, "bank_ms": 0}}
     play = {"type": "play", "id": 7, "legal": ["5S", "KS"], "state": state}
-    stdin = "\n".join(json.dumps(m) for m in (hello, play)) + "\n"
-    done = subprocess.run(
+    proc = subprocess.Popen(
         [sys.executable, "-m", "referee.human", "--input", str(answers), "--output", str(screen)],
-        input=stdin.encode(), capture_output=True, cwd=ROOT, timeout=TIMEOUT,
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=ROOT,
     )
-    assert done.returncode == 0, done.stderr
-    assert [json.loads(l) for l in done.stdout.splitlines()] == [{"id": 0, "name": "human"}, {"id": 7, "card": "KS"}]
+    try:
+        assert proc.stdin is not None and proc.stdout is not None
+        lines = []
+        for message in (hello, play):
+            proc.stdin.write(json.dumps(message).encode() + b"\n")
+            proc.stdin.flush()
+            lines.append(json.loads(proc.stdout.readline()))
+        proc.stdin.close()  # the referee closes stdin at the end of the match
+        assert proc.wait(timeout=TIMEOUT) == 0
+        assert proc.stdout.read() == b""
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    assert lines == [{"id": 0, "name": "human"}, {"id": 7, "card": "KS"}]
     text = screen.read_text()
     assert "\x1b[" not in text and "\u2660" not in text  # a file gets plain ASCII
     assert "Clock: 30 s per decision." in text
     assert "9S led" in text and "Your play: follow spades" in text
-    assert "  S   3 5S   4 KS" in text
+    assert "you must follow spades: 5S KS" in text
+    assert "  S  3:5S    4:KS" in text
 
 
 def test_no_terminal_is_a_clear_setup_error() -> None:

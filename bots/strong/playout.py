@@ -20,6 +20,17 @@ def playout(hands: Sequence[int], trick: Sequence[tuple[int, int]], leader: int,
     tricks = list(tricks)
     S = SUIT_MASKS
     while True:
+        if len(trick) == n:
+            led = trick[0][1] // 13
+            wseat, wkey = -1, -1
+            for s, x in trick:
+                xs = x // 13
+                k = 100 + x % 13 if xs == 3 else (x % 13 if xs == led else -1)
+                if k > wkey:
+                    wseat, wkey = s, k
+            tricks[wseat] += 1
+            leader = wseat
+            trick = []
         nplayed = len(trick)
         turn = (leader + nplayed) % n
         h = hands[turn]
@@ -45,14 +56,3 @@ def playout(hands: Sequence[int], trick: Sequence[tuple[int, int]], leader: int,
         if c // 13 == 3:
             broken = True
         trick.append((turn, c))
-        if len(trick) == n:
-            led = trick[0][1] // 13
-            wseat, wkey = -1, -1
-            for s, x in trick:
-                xs = x // 13
-                k = 100 + x % 13 if xs == 3 else (x % 13 if xs == led else -1)
-                if k > wkey:
-                    wseat, wkey = s, k
-            tricks[wseat] += 1
-            leader = wseat
-            trick = []

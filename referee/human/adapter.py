@@ -32,6 +32,7 @@ import json
 import os
 import select
 import signal
+import subprocess
 import sys
 import termios
 from typing import Any, Callable, Iterator, Mapping, Sequence, TextIO, TypeVar
@@ -55,7 +56,18 @@ from .render import (
     welcome,
 )
 
-__all__ = ["Adapter", "PersonGone", "PersonIO", "ProtocolIO", "RefereeGone", "SetupError", "open_person", "run_adapter"]
+__all__ = [
+    "Adapter",
+    "PersonGone",
+    "PersonIO",
+    "ProtocolIO",
+    "RefereeGone",
+    "SetupError",
+    "open_person",
+    "play_refusal",
+    "relay",
+    "run_adapter",
+]
 
 T = TypeVar("T")
 
@@ -161,6 +173,14 @@ class ProtocolIO:
         """Read what the referee has sent (call when ``select`` says readable)."""
         self._in.fill()
         self._parse_buffered()
+
+    def backlog(self) -> bytes:
+        """Everything read but not yet handled, as protocol bytes (for :func:`relay`)."""
+        lines = b"".join(json.dumps(m).encode() + b"\n" for m in self.stash)
+        self.stash.clear()
+        rest = bytes(self._in.buffer)
+        self._in.buffer.clear()
+        return lines + rest
 
     def next_message(self) -> dict[str, Any] | None:
         """The next message from the referee, waiting for it; None at end of input."""
@@ -596,6 +616,34 @@ def choose_style(person: PersonIO, ascii_only: bool, color: bool | None) -> Styl
     return Style(symbols=True, color=color)
 
 
+def relay(argv: Sequence[str], proto: ProtocolIO, hello: Mapping[str, Any], out_fd: int) -> int:
+    """Hand this seat to the bot ``argv``: it answers the referee directly.
+
+    The bot's stdout is the protocol stream itself; the hello already read
+    (and anything read after it) is written to the bot's stdin first, then
+    stdin is copied through until the referee closes it. Returns the bot's
+    exit status.
+    """
+    try:
+        child = subprocess.Popen(list(argv), stdin=subprocess.PIPE, stdout=out_fd)
+    except OSError as exc:
+        _log(f"cannot start the partner bot {list(argv)!r}: {exc.strerror}")
+        return 2
+    assert child.stdin is not None
+    try:
+        child.stdin.write(json.dumps(hello).encode() + b"\n" + proto.backlog())
+        child.stdin.flush()
+        while chunk := os.read(proto.fd, 65536):
+            child.stdin.write(chunk)
+            child.stdin.flush()
+    except (BrokenPipeError, OSError):
+        pass  # the bot exited; the referee sees that on the protocol stream
+    finally:
+        with contextlib.suppress(OSError):
+            child.stdin.close()
+    return child.wait()
+
+
 def run_adapter(
     tty: str | None = None,
     input_path: str | None = None,
@@ -603,16 +651,29 @@ def run_adapter(
     ascii_only: bool = False,
     color: bool | None = None,
     name: str = "human",
+    partner_bot: Sequence[str] | None = None,
 ) -> int:
     """Run the adapter on this process's stdin/stdout; returns the exit status.
 
     Before anything else, stdout's descriptor is kept privately for answers
     and descriptor 1 is pointed at stderr, so nothing else can ever write to
-    the referee.
+    the referee. With ``partner_bot``, a partnership seat 2 or 3 is handed to
+    that bot command (see :func:`relay`): a tournament entry fills both seats
+    of a side, and this lets the person play seat 0 or 1 with a bot partner.
     """
     proto_out = os.fdopen(os.dup(1), "wb", buffering=0)
     os.dup2(2, 1)
     sys.stdout = sys.stderr
+    proto = ProtocolIO(0, proto_out)
+    # A closed pipe to the referee is handled as RefereeGone, not a signal death.
+    signal.signal(signal.SIGPIPE, signal.SIG_IGN)
+    if partner_bot:
+        hello = proto.next_message()
+        if hello is None:
+            return 0
+        if hello.get("variant") == Variant.PARTNERSHIP.value and int(hello.get("seat", 0)) >= 2:
+            return relay(partner_bot, proto, hello, proto_out.fileno())
+        proto.stash.appendleft(hello)
     try:
         person = open_person(tty, input_path, output_path)
     except SetupError as exc:
@@ -625,10 +686,8 @@ def run_adapter(
 
     for sig in (signal.SIGTERM, signal.SIGHUP):
         signal.signal(sig, _terminate)
-    # A closed pipe to the referee is handled as RefereeGone, not a signal death.
-    signal.signal(signal.SIGPIPE, signal.SIG_IGN)
     style = choose_style(person, ascii_only, color)
-    adapter = Adapter(ProtocolIO(0, proto_out), person, style, name)
+    adapter = Adapter(proto, person, style, name)
     try:
         return adapter.run()
     except KeyboardInterrupt:

@@ -44,6 +44,12 @@ _DEFAULT_BOT = _ROOT / "bots" / "heuristic_bot.py"
 @click.option("--ascii", "ascii_only", is_flag=True, help="Plain letters (QS, 10H) instead of suit symbols and colours.")
 @click.option("--color/--no-color", default=None, help="Force colours on or off (default: on for a terminal, off with NO_COLOR).")
 @click.option("--name", default="human", show_default=True, help="Name sent to the referee in the hello answer.")
+@click.option(
+    "--partner-bot",
+    metavar="CMD",
+    help="Partnership: play only seat 0 or 1 of your side and let CMD play seat 2 or 3 "
+    "(a tournament entry fills both seats of its side).",
+)
 def human_command(
     tty: str | None,
     input_path: str | None,
@@ -51,6 +57,7 @@ def human_command(
     ascii_only: bool,
     color: bool | None,
     name: str,
+    partner_bot: str | None,
 ) -> None:
     """Play a seat yourself: a protocol-v1 bot that asks a person.
 
@@ -58,7 +65,12 @@ def human_command(
     the game and answer on a terminal. Use it as a bot command in a tournament
     config, or let `spades play` start it for you.
     """
-    sys.exit(run_adapter(tty, input_path, output_path, ascii_only, color, name))
+    partner = None
+    if partner_bot is not None:
+        partner = shlex.split(partner_bot)
+        if not partner:
+            raise click.BadParameter(f"empty command, got: {partner_bot!r}", param_hint="--partner-bot")
+    sys.exit(run_adapter(tty, input_path, output_path, ascii_only, color, name, partner))
 
 
 def _controlling_terminal() -> str | None:
@@ -89,10 +101,12 @@ def _terminal_restored(path: str) -> Iterator[None]:
 
 
 def _bot_name(argv: list[str]) -> str:
-    """A short display name from a bot command: ``python3 bots/random_bot.py`` -> ``random_bot``."""
+    """A short display name from a bot command: ``python3 bots/random_bot.py`` -> ``random``."""
     for word in reversed(argv):
         if not word.startswith("-"):
             stem = Path(word).stem
+            if stem.endswith("_bot") and len(stem) > 4:
+                stem = stem[:-4]  # every bot is a bot; the table has 15 columns for names
             if stem:
                 return stem[:15]
     return "bot"
@@ -202,7 +216,14 @@ def play_command(
         except KeyboardInterrupt:
             click.echo("\nMatch abandoned.")
             sys.exit(130)
-    click.echo(_result_text(record, game, seat, seed, output))
+    replay = ["spades", "play", "--seed", str(seed)]
+    if game is not Variant.PARTNERSHIP:
+        replay += ["--variant", game.value]
+    if seat:
+        replay += ["--seat", str(seat)]
+    if target is not None:
+        replay += ["--target", str(target)]
+    click.echo(_result_text(record, game, seat, " ".join(replay), output))
 
 
 def _record_dict(record: Any) -> dict[str, Any]:
@@ -210,13 +231,16 @@ def _record_dict(record: Any) -> dict[str, Any]:
     return json.loads(data) if isinstance(data, str) else dict(data)
 
 
-def _result_text(record: Any, game: Variant, seat: int, seed: int, output: Path | None) -> str:
-    """The closing lines: the result from your side, your faults if any, how to replay."""
+_REASON_WORDS = {"target": "target reached", "max_hands": "hand limit reached", "mercy": "mercy rule", "forfeit": "forfeit"}
+
+
+def _result_text(record: Any, game: Variant, seat: int, replay: str, output: Path | None) -> str:
+    """The closing lines: the result from your side, any faults, how to replay."""
     data = _record_dict(record)
     score = list(getattr(record, "score", data.get("score")) or [0, 0])
     winner = getattr(record, "winner", data.get("winner"))
     reason = getattr(record, "reason", data.get("reason"))
-    reason = getattr(reason, "value", reason)
+    reason = str(getattr(reason, "value", reason))
     mine = game.side_of(seat)
     who = "You" if game is Variant.TWO_PLAYER else "Your side"
     if winner is None:
@@ -225,12 +249,11 @@ def _result_text(record: Any, game: Variant, seat: int, seed: int, output: Path 
         verdict = f"{who} won, {score[mine]} to {score[1 - mine]}"
     else:
         verdict = f"{who} lost, {score[mine]} to {score[1 - mine]}"
-    lines = [f"{verdict} ({reason}). Replay these deals with: spades play --variant {game.value} --seed {seed}"]
+    lines = [f"{verdict} ({_REASON_WORDS.get(reason, reason)})."]
     for fault in data.get("faults") or []:
-        if fault.get("seat") == seat:
-            lines.append(f"Your seat was faulted ({fault.get('kind')}): {fault.get('detail', '')}".rstrip(": "))
-        else:
-            lines.append(f"Seat {fault.get('seat')} was faulted ({fault.get('kind')}): {fault.get('detail', '')}".rstrip(": "))
+        whose = "Your seat" if fault.get("seat") == seat else f"Seat {fault.get('seat')}"
+        lines.append(f"{whose} was faulted ({fault.get('kind')}): {fault.get('detail', '')}".rstrip(": "))
+    lines.append(f"Replay these deals: {replay}")
     if output is not None:
         lines.append(f"Match record and logs: {output}")
     return "\n".join(lines)

@@ -130,12 +130,14 @@ def parse_cards(
         match = _ITEM_RE.match(source, pos)
         if match is None:
             bad = source[pos:].split()[0] if source[pos:].split() else source[pos:]
-            raise InputError(f"not a card: {bad!r} (type e.g. qs, 10h, Q\u2660, or a card's number)")
+            raise InputError(f"not a card: {bad!r} (type e.g. qs, 10h, {label('QS')}, or a card's number)")
         if match.group("num") is not None:
             number = int(match.group("num"))
             if not shown:
                 raise InputError(f"there is no numbered list to pick from, got: {match.group(0)!r}")
             if not 1 <= number <= len(shown):
+                if len(shown) == 1:
+                    raise InputError(f"there is no card number {number}: you have one card, number 1")
                 raise InputError(f"there is no card number {number}: the numbers go from 1 to {len(shown)}")
             name = shown[number - 1]
         else:
@@ -153,7 +155,7 @@ def parse_card(text: str, shown: Sequence[str], label: Callable[[str], str] = _i
     """Read exactly one card from ``text`` (see :func:`parse_cards`)."""
     cards = parse_cards(text, shown, label)
     if not cards:
-        raise InputError("type a card, e.g. qs, 10h, Q\u2660, or its number in the list")
+        raise InputError(f"type a card, e.g. qs, 10h, {label('QS')}, or its number in the list")
     if len(cards) > 1:
         raise InputError(f"one card please, got {len(cards)}: {' '.join(label(c) for c in cards)}")
     return cards[0]

@@ -249,9 +249,9 @@ def hand_lines(hand: Sequence[str], style: Style, playable: Iterable[str] | None
         if not items:
             lines.append(head + style.dim("  (none)"))
             continue
-        # Nine cards of 8 columns fit 80; a longer suit (rare) wraps under itself.
-        for i in range(0, len(items), 9):
-            lines.append((head if i == 0 else "     ") + "  ".join(items[i : i + 9]).rstrip())
+        # Ten cards of 7 columns fit 80; a longer suit (rare) wraps under itself.
+        for i in range(0, len(items), 10):
+            lines.append((head if i == 0 else "     ") + " ".join(items[i : i + 10]).rstrip())
     return lines
 
 
@@ -287,21 +287,12 @@ def status_block(
         head.append("spades broken" if view.spades_broken else "spades not broken")
     lines = [style.rule(style.sep.join(head).strip())]
 
-    playing = phase == "play"
-    in_trick = dict(view.trick)
-    led = view.trick[0][0] if view.trick else None
-    cols = f"  {'':<10}{'':<16}{'bid':>9}" + (f"{'won':>5}   trick" if playing else "")
-    lines.append(style.dim(cols.rstrip()))
-    for s in seating.order():
-        label = seating.label(s)
-        row = f"  {_pad(style.bold(label) if s == seating.seat else label, 10)}"
-        row += _pad(seating.name(s)[:15], 16)
-        row += _pad(_bid_text(view.bids[s] if s < len(view.bids) else None, view.blind[s] if s < len(view.blind) else False), 9, right=True)
-        if playing:
-            row += f"{view.tricks[s] if s < len(view.tricks) else 0:>5}   "
-            if s in in_trick:
-                row += style.card(in_trick[s]) + (style.dim(" led") if s == led else "")
-        lines.append(row.rstrip())
+    if phase == "blind":
+        # Nothing to show but the bids so far: the person has not seen their cards.
+        made = [f"{seating.label(s)} {_bid_text(view.bids[s], view.blind[s])}" for s in seating.order() if view.bids[s] is not None]
+        lines.append("  Bids so far: " + (style.sep.join(made).strip() if made else "none yet"))
+    else:
+        lines.extend(_seat_rows(view, seating, style, phase))
     lines.append("  " + score_line(seating, view.score, view.bags, target, style))
     if view.move_ms is not None:
         clock = f"  clock: {view.move_ms / 1000:g} s per decision"
@@ -309,8 +300,34 @@ def status_block(
             clock += f" + {view.bank_ms / 1000:g} s in reserve"
         lines.append(style.dim(clock))
     if phase != "blind":
-        lines.extend(hand_lines(view.hand, style, playable if playing else None))
+        lines.extend(hand_lines(view.hand, style, playable if phase == "play" else None))
     return lines
+
+
+def _seat_rows(view: View, seating: Seating, style: Style, phase: str) -> list[str]:
+    """One row per seat, clockwise from the person: bid, tricks won, card in the trick.
+
+    The person's own missing bid or card shows as ``?``: it is their turn.
+    """
+    playing = phase == "play"
+    in_trick = dict(view.trick)
+    led = view.trick[0][0] if view.trick else None
+    cols = f"  {'':<10}{'':<16}{'bid':>9}" + (f"{'won':>5}   trick" if playing else "")
+    rows = [style.dim(cols.rstrip())]
+    for s in seating.order():
+        me = s == seating.seat
+        bid = view.bids[s] if s < len(view.bids) else None
+        bid_text = "?" if me and bid is None and phase == "bid" else _bid_text(bid, s < len(view.blind) and view.blind[s])
+        row = f"  {_pad(style.bold(seating.label(s)) if me else seating.label(s), 10)}"
+        row += _pad(seating.name(s)[:15], 16) + _pad(style.bold(bid_text) if bid_text == "?" else bid_text, 9, right=True)
+        if playing:
+            row += f"{view.tricks[s] if s < len(view.tricks) else 0:>5}   "
+            if s in in_trick:
+                row += style.card(in_trick[s]) + (style.dim(" led") if s == led else "")
+            elif me:
+                row += style.bold("?")
+        rows.append(row.rstrip())
+    return rows
 
 
 def trick_summary(
@@ -485,7 +502,8 @@ def welcome(seating: Seating, rules: Mapping[str, Any], time: Mapping[str, Any] 
     v = seating.variant
     lines = [style.rule(f"Spades{style.sep}{v.value}{style.sep}playing to {rules.get('target', 500)}", heavy=True)]
     others = [f"{seating.label(s)}: {seating.name(s)}" for s in seating.order()[1:]]
-    lines.append(f"  You sit in seat {seating.seat}.  " + style.sep.strip().join(f" {o} " for o in others).strip())
+    lines.append(f"  You sit in seat {seating.seat}; play goes clockwise: {', '.join(seating.label(s) for s in seating.order())}.")
+    lines.extend(_wrap(style.sep.join(others).strip(), indent="  ", hanging="  "))
     if v is Variant.PARTNERSHIP:
         lines.append("  You and Partner (opposite) score together against Left and Right.")
     move_ms = (time or {}).get("move_ms")

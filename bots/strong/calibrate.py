@@ -1,0 +1,186 @@
+"""Offline calibration of the hand models in ``params.json`` by self-play simulation.
+
+    python3 -m bots.strong.calibrate --hands 4000 [--write]
+
+Plays whole matches in the in-process arena (:mod:`bots.strong.arena`) between
+:class:`~bots.strong.arena.PolicyBot` players (fitted-model bids, rule-based play, real
+imperfect information; in two-player the draw uses the strong bot's keep decisions), and
+records for every seat the hand it bid on and the tricks it took. Some bids are forced to
+Nil and some seats to Blind Nil, so that the nil models see enough of them. Then it fits:
+
+* ``tricks4``/``tricks2``: least squares of tricks taken on :func:`evaluate.trick_features`
+  (non-nil bidders), plus the residual spread;
+* ``nil4``/``nil2``: logistic regression (Newton steps) of "took no trick" on
+  :func:`evaluate.nil_features` (nil bidders);
+* ``blind_nil``: the observed Blind Nil success rate per variant.
+
+Two or three rounds (fit, write, replay with the new bids) converge.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import random
+import sys
+from typing import Sequence
+
+from . import evaluate
+from .arena import Arena, PolicyBot
+from .cards import mask_of, parse_card
+
+
+class RecordingBot(PolicyBot):
+    """A PolicyBot that records its bidding hands and is sometimes forced to bid nil."""
+
+    def __init__(self, seed: int, nil_rate: float, blind_rate: float):
+        super().__init__(seed)
+        self.nil_rate = nil_rate
+        self.blind_rate = blind_rate
+        self.records: list[tuple[int, int]] = []  # (hand_no, hand mask at bid time)
+        self.hand_no = 0
+
+    def handle(self, msg: dict) -> dict | None:
+        kind = msg.get("type")
+        if kind == "hand_start":
+            self.hand_no = msg.get("hand", self.hand_no + 1)
+        if kind == "blind_nil" and "id" in msg:
+            super().handle(msg)
+            return {"id": msg["id"], "blind_nil": self.rng.random() < self.blind_rate}
+        if kind == "bid" and "id" in msg:
+            hand = mask_of(parse_card(c) for c in msg["state"]["hand"])
+            self.records.append((self.hand_no, hand))
+            ans = super().handle(msg)
+            if 0 in msg["legal"] and self.rng.random() < self.nil_rate * evaluate.nil_probability(hand, 4 if len(msg["state"]["bids"]) == 4 else 2) * 2:
+                assert ans is not None
+                ans["bid"] = 0
+            return ans
+        return super().handle(msg)
+
+
+def collect(n: int, hands_wanted: int, seed: int) -> dict[str, list]:
+    """Play matches until ``hands_wanted`` hands are recorded; return the samples."""
+    rng = random.Random(seed)
+    data: dict[str, list] = {"tricks": [], "nil": [], "blind": []}
+    hands = 0
+    while hands < hands_wanted:
+        bots = [RecordingBot(rng.randrange(1 << 30), nil_rate=0.25, blind_rate=0.04) for _ in range(n)]
+        res = Arena(bots, seed=rng.randrange(1 << 30)).play_match()
+        for s, bot in enumerate(bots):
+            recs = dict(bot.records)
+            for i, h in enumerate(res.hands, start=1):
+                if h.blind[s]:
+                    data["blind"].append(h.tricks[s] == 0)
+                    continue
+                hand = recs.get(i)
+                if hand is None or hand.bit_count() != 13:
+                    continue
+                if h.bids[s] == 0:
+                    data["nil"].append((evaluate.nil_features(hand), 1.0 if h.tricks[s] == 0 else 0.0))
+                else:
+                    data["tricks"].append((evaluate.trick_features(hand), float(h.tricks[s])))
+        hands += len(res.hands)
+    return data
+
+
+def solve_linear(a: list[list[float]], b: list[float]) -> list[float]:
+    """Solve ``a x = b`` by Gaussian elimination with partial pivoting (small systems)."""
+    m = len(b)
+    aug = [row[:] + [b[i]] for i, row in enumerate(a)]
+    for col in range(m):
+        piv = max(range(col, m), key=lambda r: abs(aug[r][col]))
+        aug[col], aug[piv] = aug[piv], aug[col]
+        if abs(aug[col][col]) < 1e-12:
+            continue
+        for r in range(m):
+            if r != col:
+                f = aug[r][col] / aug[col][col]
+                if f:
+                    for c in range(col, m + 1):
+                        aug[r][c] -= f * aug[col][c]
+    return [aug[i][m] / aug[i][i] if abs(aug[i][i]) > 1e-12 else 0.0 for i in range(m)]
+
+
+def fit_least_squares(xs: Sequence[Sequence[float]], ys: Sequence[float], ridge: float = 1.0) -> tuple[list[float], float]:
+    """Ridge least squares; returns weights and residual standard deviation."""
+    k = len(xs[0])
+    ata = [[0.0] * k for _ in range(k)]
+    aty = [0.0] * k
+    for x, y in zip(xs, ys):
+        for i in range(k):
+            aty[i] += x[i] * y
+            xi = x[i]
+            if xi:
+                row = ata[i]
+                for j in range(k):
+                    row[j] += xi * x[j]
+    for i in range(1, k):
+        ata[i][i] += ridge
+    w = solve_linear(ata, aty)
+    res = [y - sum(a * b for a, b in zip(w, x)) for x, y in zip(xs, ys)]
+    sigma = math.sqrt(sum(r * r for r in res) / max(1, len(res)))
+    return w, sigma
+
+
+def fit_logistic(xs: Sequence[Sequence[float]], ys: Sequence[float], ridge: float = 1.0, steps: int = 25) -> list[float]:
+    """L2-regularised logistic regression by Newton's method."""
+    k = len(xs[0])
+    w = [0.0] * k
+    for _ in range(steps):
+        grad = [0.0] * k
+        hess = [[0.0] * k for _ in range(k)]
+        for x, y in zip(xs, ys):
+            z = max(-30.0, min(30.0, sum(a * b for a, b in zip(w, x))))
+            p = 1.0 / (1.0 + math.exp(-z))
+            g = y - p
+            h = p * (1 - p)
+            for i in range(k):
+                grad[i] += g * x[i]
+                if x[i]:
+                    for j in range(k):
+                        hess[i][j] += h * x[i] * x[j]
+        for i in range(1, k):
+            grad[i] -= ridge * w[i]
+            hess[i][i] += ridge
+        step = solve_linear(hess, grad)
+        w = [a + b for a, b in zip(w, step)]
+        if max(abs(s) for s in step) < 1e-6:
+            break
+    return w
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--hands", type=int, default=3000, help="hands to simulate per variant")
+    parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument("--write", action="store_true", help="write the fit into params.json")
+    args = parser.parse_args(argv)
+    params = json.loads(json.dumps(evaluate.PARAMS))
+    for n, tag in ((4, "4"), (2, "2")):
+        data = collect(n, args.hands, args.seed + n)
+        xs, ys = zip(*data["tricks"])
+        w, sigma = fit_least_squares(xs, ys)
+        params["tricks" + tag] = {"weights": [round(v, 4) for v in w], "sigma": round(sigma, 3)}
+        print(f"{n}-seat tricks: {len(ys)} hands, sigma {sigma:.3f}, weights {dict(zip(evaluate.TRICK_FEATURES, [round(v, 3) for v in w]))}")
+        if len(data["nil"]) >= 50:
+            nx, ny = zip(*data["nil"])
+            wl = fit_logistic(nx, ny)
+            params["nil" + tag] = {"weights": [round(v, 4) for v in wl]}
+            print(f"{n}-seat nil: {len(ny)} nils, success {sum(ny) / len(ny):.3f}")
+        if data["blind"]:
+            rate = sum(data["blind"]) / len(data["blind"])
+            params["blind_nil"]["p" + tag] = round(rate, 3)
+            print(f"{n}-seat blind nil: {len(data['blind'])} bids, success {rate:.3f}")
+    if args.write:
+        with open(evaluate._PARAMS_FILE, "w", encoding="utf-8") as fh:
+            json.dump(params, fh, indent=1)
+            fh.write("\n")
+        print(f"wrote {evaluate._PARAMS_FILE}")
+    else:
+        json.dump(params, sys.stdout, indent=1)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

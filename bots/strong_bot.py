@@ -1,0 +1,42 @@
+#!/usr/bin/env python3
+"""The strong bundled Spades bot (protocol v1): ``python3 bots/strong_bot.py``.
+
+Options: ``--budget 200ms | 0.5s | 64samples`` (or env ``STRONG_BUDGET``) fixes the work
+per decision; ``--seed N`` (or env ``STRONG_SEED``) fixes its randomness; ``--verbose``
+logs every decision to stderr. See docs/strong-bot.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+
+# Run from any working directory: make the ``bots`` folder's parent importable.
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+from bots.strong.bot import Budget, StrongBot, serve  # noqa: E402
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description="Strong Spades bot (protocol v1 on stdin/stdout).")
+    parser.add_argument("--budget", default=os.environ.get("STRONG_BUDGET", "300ms"),
+                        help="work per decision: e.g. 200ms, 0.5s or 64samples (default 300ms)")
+    parser.add_argument("--seed", type=int, default=None, help="random seed (default: env STRONG_SEED)")
+    parser.add_argument("--verbose", action="store_true", help="log each decision to stderr")
+    args = parser.parse_args(argv)
+    try:
+        budget = Budget.parse(args.budget)
+    except ValueError as exc:
+        parser.error(str(exc))
+    seed = args.seed
+    if seed is None and os.environ.get("STRONG_SEED"):
+        try:
+            seed = int(os.environ["STRONG_SEED"])
+        except ValueError:
+            parser.error(f"STRONG_SEED must be an integer, got: {os.environ['STRONG_SEED']!r}")
+    return serve(StrongBot(budget, seed, verbose=args.verbose))
+
+
+if __name__ == "__main__":
+    sys.exit(main())
