@@ -31,7 +31,7 @@ SUIT_WORDS = {"clubs": "C", "diamonds": "D", "hearts": "H", "spades": "S"}
 CARD_RE = re.compile(r"(\d+):(10|[2-9JQKA])([\u2663\u2666\u2665\u2660])")
 PROMPT = "\u203a"
 
-pytestmark = pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed; this test drives a real terminal through it")
+needs_tmux = pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed; this test drives a real terminal through it")
 
 
 class Tmux:
@@ -105,6 +105,7 @@ def choose_card(screen: str, prompt: str) -> str:
     return str(pool[-1])  # the highest of the suit: this player likes to win tricks
 
 
+@needs_tmux
 def test_play_one_hand_in_tmux_then_leave_with_ctrl_c(tmux: Tmux) -> None:
     command = [sys.executable, "-m", "referee.cli", "play", "--seed", "7", "--target", "150"]
     shell = f"cd {shlex.quote(str(ROOT))} && {shlex.join(command)}; echo EXIT=$?; sleep 120"
@@ -160,3 +161,73 @@ def test_play_one_hand_in_tmux_then_leave_with_ctrl_c(tmux: Tmux) -> None:
     assert "Your seat was faulted (crash)" in tail
     assert "Replay these deals: spades play --seed 7 --target 150" in tail
     assert "EXIT=0" in tail
+
+
+# -- spades play's option handling (no terminal needed) ------------------------
+
+
+def run_play(*args: str) -> subprocess.CompletedProcess[str]:
+    """``spades play`` with no terminal at all (own session, no tty on 0/1/2)."""
+    code = "from referee.human.command import play_command; play_command(prog_name='spades play')"
+    return subprocess.run([sys.executable, "-c", code, *args], stdin=subprocess.DEVNULL, capture_output=True,
+                          text=True, cwd=ROOT, timeout=30, start_new_session=True)
+
+
+def test_play_refuses_to_run_without_a_terminal() -> None:
+    done = run_play("--seed", "1")
+    assert done.returncode == 2
+    assert "spades play needs a terminal" in done.stderr and "--input FILE --output FILE" in done.stderr
+
+
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["--seat", "4"], "must be 0-3 in the partnership game, got: 4"),
+        (["--variant", "two-player", "--seat", "2"], "must be 0-1 in the two-player game, got: 2"),
+        (["--bot", "a", "--bot", "b"], "exactly 3 (one per seat, clockwise from your left), got 2"),
+        (["--bot", ""], "empty bot command, got: ''"),
+        (["--target", "0"], "rule 'target' must be at least 1, got: 0"),
+        (["--clock", "-1"], "must be positive, got: -1.0"),
+    ],
+)
+def test_play_option_errors_quote_the_bad_value(args: list[str], message: str) -> None:
+    done = run_play(*args)
+    assert done.returncode == 2
+    assert message in " ".join(done.stderr.split()), done.stderr
+
+
+def test_bot_names_and_seat_commands() -> None:
+    from referee.human.command import _bot_name, _other_seats
+
+    assert _bot_name(["python3", "bots/heuristic_bot.py"]) == "heuristic"
+    assert _bot_name(["node", "bots/js/random_bot.js", "--level", "3"]) == "random"
+    assert _bot_name(["python3", "-m", "mybot"]) == "mybot"
+    assert _bot_name(["./mybot"]) == "mybot"
+    assert _bot_name(["/usr/bin/python3.11", "bot.py"]) == "bot"
+    assert _bot_name([sys.executable, "-u", "x/strong_bot.py"]) == "strong"
+    assert _other_seats(("python3 a.py",), 3) == [["python3", "a.py"]] * 3
+    assert _other_seats(("x", "y z", "'q r'"), 3) == [["x"], ["y", "z"], ["q r"]]
+    default = _other_seats((), 1)
+    assert default == [[sys.executable, str(ROOT / "bots" / "heuristic_bot.py")]]
+
+
+def test_result_text_from_the_persons_side() -> None:
+    from referee.human.command import _result_text
+    from referee.rules import Variant
+
+    class Record:
+        score = [120, 310]
+        winner = 1
+        reason = "forfeit"
+
+        def to_json(self) -> str:
+            return '{"faults": [{"seat": 2, "kind": "crash", "detail": "exited", "hand": 3}]}'
+
+    text = _result_text(Record(), Variant.PARTNERSHIP, 2, "spades play --seed 9 --seat 2", Path("out"))
+    assert text.splitlines() == [
+        "Your side lost, 120 to 310 (forfeit).",
+        "Your seat was faulted (crash): exited",
+        "Replay these deals: spades play --seed 9 --seat 2",
+        "Match record and logs: out",
+    ]
+    assert all(len(line) <= 80 for line in text.splitlines())

@@ -525,7 +525,7 @@ def test_partnership_full_hand_through_a_pty(spawn: Any) -> None:
     assert any(r.startswith("you must follow") for r in typist.rejected), typist.rejected
     assert any(r.startswith("you don't hold") for r in typist.rejected)
     # The screen: welcome, the table with names and bids, the hand by suit, narration.
-    assert "You sit in seat 0." in text and "Partner: cy" in text
+    assert "You sit in seat 0; play goes clockwise" in text and "Partner: cy" in text
     assert re.search(r"Partner\s+cy\s+blind nil", text)
     assert "Partner bids blind nil!" in text
     assert "Partner passed you:" in text
@@ -641,7 +641,7 @@ def test_scripted_play_with_input_and_output_files(tmp_path: Path) -> None:
     assert "Clock: 30 s per decision." in text
     assert "9S led" in text and "Your play: follow spades" in text
     assert "you must follow spades: 5S KS" in text
-    assert "  S  3:5S    4:KS" in text
+    assert "  S  3:5S   4:KS" in text
 
 
 def test_no_terminal_is_a_clear_setup_error() -> None:
@@ -652,3 +652,49 @@ def test_no_terminal_is_a_clear_setup_error() -> None:
     assert done.returncode == 2
     assert b"no controlling terminal" in done.stderr and b"--tty" in done.stderr
     assert done.stdout == b""
+
+
+# -- through the real match runner --------------------------------------------
+
+
+def test_real_match_with_a_scripted_person_and_a_partner_bot(tmp_path: Path) -> None:
+    """The referee's own runner seats the adapter like any bot.
+
+    Seat 0 is the person (answers from a file that tries entries in a fixed
+    cycle until one is accepted, so many are rejected); seat 2 runs the same
+    command with --partner-bot, which hands that seat to the heuristic bot, as
+    a tournament entry filling both seats of a side would. The match must end
+    without a single fault: the adapter never sent an illegal answer.
+    """
+    from referee.match import MatchSpec, SeatSpec, TimeControl, run_match
+    from referee.rules import Rules, Variant
+
+    answers = tmp_path / "answers.txt"
+    cycle = ["n", "1 2 3"] + [str(i) for i in range(1, 14)]
+    answers.write_text("\n".join(cycle * 600) + "\n")
+    heuristic = [sys.executable, str(ROOT / "bots" / "heuristic_bot.py")]
+    partner = " ".join(heuristic)
+
+    def human(screen: str) -> list[str]:
+        return [sys.executable, "-m", "referee.human", "--input", str(answers), "--output", str(tmp_path / screen),
+                "--partner-bot", partner]
+
+    untimed = TimeControl(move_ms=None, bank_ms=0, startup_ms=10000)
+    spec = MatchSpec(
+        variant=Variant.PARTNERSHIP, rules=Rules(target=100, max_hands=4), seed=4, match_id="human-1",
+        seats=[SeatSpec("person", human("seat0.txt"), cwd=str(ROOT), time=untimed), SeatSpec("h1", heuristic),
+               SeatSpec("person", human("seat2.txt"), cwd=str(ROOT), time=untimed), SeatSpec("h3", heuristic)],
+        time=TimeControl(move_ms=5000, bank_ms=10000, startup_ms=10000),
+    )
+    record = run_match(spec, console=None)
+    assert record.faults == [], [f.describe(record.bots) for f in record.faults]
+    assert record.hands, "at least one hand was played"
+    screen = (tmp_path / "seat0.txt").read_text()
+    assert not (tmp_path / "seat2.txt").exists(), "the partner seat never talks to the person"
+    assert screen.count("Trick 13:") == len(record.hands)
+    assert "Hand 1 scored" in screen and "Match over:" in screen
+    for hand in record.hands:
+        assert f"Hand {hand['hand']} scored" in screen
+    final = record.score[0]
+    assert f"Score: Us {final} " in screen
+    assert "you must follow" in screen or "there is no card number" in screen  # rejections happened

@@ -138,6 +138,20 @@ def nil_probability(hand: int, n_seats: int) -> float:
     return 1.0 / (1.0 + math.exp(-z))
 
 
+def keep_odds() -> list[float]:
+    """Per card, the odds that a two-player opponent kept it rather than discarded it,
+    given that it saw the card (fitted by self-play, softened toward even odds because
+    other bots keep differently). Indexed by card int."""
+    table = PARAMS["keep2"]
+    out = []
+    for suit in range(4):
+        rates = table["spade" if suit == 3 else "plain"]
+        for r in range(13):
+            p = 0.5 + 0.8 * (rates[r] - 0.5)
+            out.append(p / (1.0 - p))
+    return out
+
+
 def blind_nil_probability(n_seats: int) -> float:
     """Success rate of a blind nil (fitted by simulation, exchange included)."""
     return float(PARAMS["blind_nil"]["p4" if n_seats == 4 else "p2"])

@@ -28,7 +28,10 @@ import math
 import random
 
 from .cards import FULL_DECK, SPADES, SUIT_MASKS
-from .evaluate import expected_tricks, nil_probability
+from .evaluate import expected_tricks, keep_odds, nil_probability
+
+# Two-player: odds that the opponent kept a card it saw (it keeps good cards).
+_KEEP_ODDS = keep_odds()
 from .view import View
 
 
@@ -147,6 +150,10 @@ def deal_once(k: Knowledge, rng: random.Random) -> list[int] | None:
     cards = _bits(pool)
     if sum(caps) != len(cards):
         return None
+    # In two-player the opponent chose which of the cards it saw to keep: a pool card
+    # goes to its hand with weight (free places x keep odds), to the pile with weight
+    # (free places). In partnership every seat's weight is its free places.
+    odds_seat = (1 - k.me) if n == 2 else -1
     elig_by_suit = [[s for s in range(m) if s != k.me and caps[s] > 0 and not voids[s] >> suit & 1]
                     for suit in range(4)]
     rng.shuffle(cards)
@@ -158,10 +165,10 @@ def deal_once(k: Knowledge, rng: random.Random) -> list[int] | None:
         if len(elig) == 1:
             s = elig[0]
         else:
-            total = sum(caps[s] for s in elig)
-            x = rng.random() * total
-            for s in elig:
-                x -= caps[s]
+            ws = [caps[s] * _KEEP_ODDS[c] if s == odds_seat else caps[s] for s in elig]
+            x = rng.random() * sum(ws)
+            for s, w in zip(elig, ws):
+                x -= w
                 if x < 0:
                     break
         hands[s] |= 1 << c

@@ -12,6 +12,7 @@ import contextlib
 import json
 import os
 import random
+import re
 import shlex
 import sys
 import termios
@@ -100,16 +101,24 @@ def _terminal_restored(path: str) -> Iterator[None]:
             os.close(fd)
 
 
+_INTERPRETERS = re.compile(r"(python|pypy|node|deno|ruby|perl|php|java|bash|sh|env|uv|run)[\d.]*(\.exe)?")
+
+
 def _bot_name(argv: list[str]) -> str:
-    """A short display name from a bot command: ``python3 bots/random_bot.py`` -> ``random``."""
-    for word in reversed(argv):
-        if not word.startswith("-"):
-            stem = Path(word).stem
-            if stem.endswith("_bot") and len(stem) > 4:
-                stem = stem[:-4]  # every bot is a bot; the table has 15 columns for names
-            if stem:
-                return stem[:15]
-    return "bot"
+    """A short display name from a bot command: ``python3 bots/random_bot.py`` -> ``random``.
+
+    The first word that is neither an interpreter nor an option names the
+    program; a ``_bot`` suffix is dropped (every seat here is a bot) so names
+    fit the table's 15 columns.
+    """
+    for word in argv:
+        stem = Path(word).stem
+        if word.startswith("-") or _INTERPRETERS.fullmatch(Path(word).name) or not stem:
+            continue
+        if stem.endswith("_bot") and len(stem) > 4:
+            stem = stem[:-4]
+        return stem[:15]
+    return Path(argv[0]).name[:15] if argv else "bot"
 
 
 def _other_seats(bots: tuple[str, ...], count: int) -> list[list[str]]:
@@ -183,11 +192,14 @@ def play_command(
         raise click.BadParameter(str(exc), param_hint="--target") from None
     if clock is not None and clock <= 0:
         raise click.BadParameter(f"must be positive, got: {clock}", param_hint="--clock")
+    others = _other_seats(bots, game.seats - 1)
     tty = _controlling_terminal()
     if tty is None:
-        raise click.UsageError("spades play needs a terminal to show the game; for scripted play run `spades human --input FILE --output FILE` as a bot")
+        raise click.UsageError(
+            "spades play needs a terminal to show the game; "
+            "for scripted play run `spades human --input FILE --output FILE` as a bot"
+        )
     seed = random.randrange(2**31) if seed is None else seed
-    others = _other_seats(bots, game.seats - 1)
 
     adapter = [sys.executable, "-m", "referee.human", "--tty", tty, "--name", name]
     if ascii_only:

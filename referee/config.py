@@ -1,0 +1,603 @@
+"""Tournament configs: load a YAML file, validate every key, explain every mistake.
+
+A config is validated completely before anything starts. Each problem names
+the file, the line and column, the key path (``bots[2].comand``), what is
+wrong with the value it quotes, and the nearest valid key or value, in the
+``file:line:column: message`` form editors and terminals make clickable.
+Every problem found is reported at once, so a user fixes a file in one pass.
+
+Relative paths written in a config (a bot's ``cwd``, ``output``) are relative
+to the config file's folder, so a config means the same thing wherever
+``spades run`` is started. The one exception is the *default* output folder,
+``results/<name>`` under the current directory, which is where a user who
+wrote no ``output`` looks for results.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import difflib
+import enum
+import os
+import re
+import shlex
+import shutil
+from pathlib import Path
+from typing import Any, Mapping, Sequence
+
+import yaml
+
+from .match import TimeControl
+from .outcomes import FaultPolicy
+from .rules import RuleError, Rules, Variant
+
+__all__ = [
+    "BotEntry", "ConfigError", "ConfigIssue", "Format", "TournamentConfig",
+    "load_config", "parse_config", "check_command",
+]
+
+KeyPath = tuple[str | int, ...]
+
+
+class Format(str, enum.Enum):
+    """Who meets whom."""
+
+    ROUND_ROBIN = "round-robin"  # every pair of bots
+    GAUNTLET = "gauntlet"  # the first bot against each of the others
+
+
+@dataclasses.dataclass(frozen=True)
+class BotEntry:
+    """One bot of a tournament: a name and how to start it.
+
+    ``cwd`` is absolute (resolved against the config file's folder);
+    ``time`` is the bot's own time control when the config overrides it.
+    """
+
+    name: str
+    command: tuple[str, ...]
+    cwd: Path
+    env: Mapping[str, str] = dataclasses.field(default_factory=dict)
+    time: TimeControl | None = None
+
+
+@dataclasses.dataclass(frozen=True)
+class TournamentConfig:
+    """A validated tournament config with every default filled in."""
+
+    path: Path | None  # the file it came from (None: built in code)
+    name: str
+    variant: Variant
+    bots: tuple[BotEntry, ...]
+    seed: int = 0
+    format: Format = Format.ROUND_ROBIN
+    matches_per_pairing: int = 2
+    duplicate: bool = True
+    concurrency: int = 1
+    rules: Rules = dataclasses.field(default_factory=Rules)
+    time: TimeControl = dataclasses.field(default_factory=TimeControl)
+    faults: FaultPolicy = FaultPolicy.FORFEIT
+    max_faults: int = 3
+    output: Path = Path("results")
+
+    def bot_time(self, bot: BotEntry) -> TimeControl:
+        """The time control a bot plays under (its override, else the tournament's)."""
+        return bot.time or self.time
+
+    def identity(self) -> dict[str, Any]:
+        """Everything that decides which matches are played and how.
+
+        Two configs with the same identity produce the same matches, so a
+        results folder made with one can be resumed with the other. Left out
+        on purpose: ``name``, ``output`` and ``concurrency``, which change
+        where and how fast the matches run, never what they are.
+        """
+        return {
+            "variant": self.variant.value,
+            "seed": self.seed,
+            "format": self.format.value,
+            "matches_per_pairing": self.matches_per_pairing,
+            "duplicate": self.duplicate,
+            "rules": self.rules.to_dict(),
+            "time": self.time.to_dict(),
+            "faults": self.faults.value,
+            "max_faults": self.max_faults,
+            "bots": [
+                {"name": b.name, "command": list(b.command), "cwd": os.fspath(b.cwd), "env": dict(b.env),
+                 "time": self.bot_time(b).to_dict()}
+                for b in self.bots
+            ],
+        }
+
+    def frozen(self, folder: Path) -> dict[str, Any]:
+        """The config as a plain mapping to freeze into ``folder/config.yaml``.
+
+        Paths are written relative to ``folder`` so the frozen file stays valid
+        when the whole tree is moved, and running it resumes the same
+        tournament in place (``output: .``).
+        """
+        folder = folder.resolve()
+        out: dict[str, Any] = {
+            "name": self.name, "variant": self.variant.value, "seed": self.seed, "format": self.format.value,
+            "matches_per_pairing": self.matches_per_pairing, "duplicate": self.duplicate,
+            "concurrency": self.concurrency, "rules": self.rules.to_dict(), "time": self.time.to_dict(),
+            "faults": self.faults.value, "max_faults": self.max_faults, "output": ".", "bots": [],
+        }
+        for b in self.bots:
+            entry: dict[str, Any] = {"name": b.name, "command": list(b.command),
+                                     "cwd": os.path.relpath(b.cwd, folder)}
+            if b.env:
+                entry["env"] = dict(b.env)
+            if b.time is not None:
+                entry["time"] = b.time.to_dict()
+            out["bots"].append(entry)
+        return out
+
+
+@dataclasses.dataclass(frozen=True)
+class ConfigIssue:
+    """One problem in a config file."""
+
+    path: KeyPath
+    message: str
+    line: int | None = None  # 1-based
+    column: int | None = None  # 1-based
+
+    @property
+    def key(self) -> str:
+        """The key path as written in messages: ``bots[2].command``."""
+        return format_path(self.path)
+
+
+class ConfigError(ValueError):
+    """A config that cannot be run; ``str()`` lists every problem, one per line."""
+
+    def __init__(self, file: str, issues: Sequence[ConfigIssue]):
+        self.file = file
+        self.issues = list(issues)
+        super().__init__(self._text())
+
+    def _text(self) -> str:
+        lines = []
+        for issue in self.issues:
+            where = self.file
+            if issue.line is not None:
+                where += f":{issue.line}"
+                if issue.column is not None:
+                    where += f":{issue.column}"
+            key = f"{issue.key}: " if issue.path else ""
+            lines.append(f"{where}: {key}{issue.message}")
+        return "\n".join(lines)
+
+
+def format_path(path: KeyPath) -> str:
+    """``("bots", 2, "command")`` -> ``bots[2].command``."""
+    out = ""
+    for part in path:
+        if isinstance(part, int):
+            out += f"[{part}]"
+        else:
+            out += f".{part}" if out else str(part)
+    return out
+
+
+# ----------------------------------------------------------------- key tables
+
+_TOP_KEYS = ("name", "variant", "seed", "format", "matches_per_pairing", "duplicate", "concurrency", "rules",
+             "time", "faults", "max_faults", "output", "bots")
+_BOT_KEYS = ("name", "command", "cwd", "env", "time")
+_TIME_KEYS = ("move_ms", "bank_ms", "startup_ms")
+_RULE_KEYS = tuple(f.name for f in dataclasses.fields(Rules))
+_NAME_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9._+-]*")
+
+# Programs that run a script named by their first non-option argument: for
+# these the script must exist too, or every match would fail at start-up.
+_INTERPRETER_RE = re.compile(r"(python|pypy)[0-9.]*|node|nodejs|ruby|perl|bash|sh|dash|zsh|lua[0-9.]*|php|Rscript")
+# Options after which there is no script file (code given inline, or a module).
+_NO_SCRIPT_OPTS = frozenset({"-c", "-m", "-e", "-E", "--eval", "-p", "--print", "-r", "-n"})
+# Options that take a separate value, which must not be mistaken for the script.
+_VALUE_OPTS = frozenset({"-W", "-X", "--require", "--import", "-I", "--loader", "--experimental-loader"})
+_COMMON_PROGRAMS = ("python3", "python", "node", "ruby", "perl", "bash", "sh", "java", "dotnet", "go", "cargo")
+
+
+def nearest(value: object, choices: Sequence[str]) -> str | None:
+    """The closest choice to a mistyped value, if any is close enough."""
+    hits = difflib.get_close_matches(str(value), list(choices), n=1, cutoff=0.6)
+    return hits[0] if hits else None
+
+
+def _hint(value: object, choices: Sequence[str]) -> str:
+    near = nearest(value, choices)
+    if near is not None:
+        return f"; did you mean {near!r}?"
+    return f"; expected one of: {', '.join(choices)}"
+
+
+# ----------------------------------------------------------------- loading
+
+def load_config(path: str | os.PathLike[str], *, check_commands: bool = True) -> TournamentConfig:
+    """Read and validate a config file.
+
+    Raises :class:`ConfigError` for a missing, unreadable or malformed file
+    and for every invalid key or value. With ``check_commands`` every bot's
+    program (and its script, for an interpreter) must exist.
+    """
+    file = Path(path)
+    shown = os.fspath(path)
+    try:
+        text = file.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise ConfigError(shown, [ConfigIssue((), "no such config file")]) from None
+    except IsADirectoryError:
+        raise ConfigError(shown, [ConfigIssue((), "is a folder, expected a YAML config file")]) from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ConfigError(shown, [ConfigIssue((), f"cannot read the file: {exc}")]) from None
+    config = parse_config(text, file=shown, base=file.resolve().parent, check_commands=check_commands)
+    return dataclasses.replace(config, path=file)
+
+
+def parse_config(text: str, *, file: str = "<config>", base: Path | None = None, check_commands: bool = True,
+                 default_output_root: Path | None = None) -> TournamentConfig:
+    """Validate config text. ``base`` is the folder relative paths start from
+    (default: the current directory); the default output folder is
+    ``results/<name>`` under ``default_output_root`` (default: the current
+    directory)."""
+    base = (base or Path.cwd()).resolve()
+    try:
+        node = yaml.compose(text, Loader=yaml.SafeLoader)
+        data = yaml.safe_load(text)
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        problem = exc.problem or "invalid YAML"
+        if exc.context and exc.context not in problem:
+            problem = f"{problem} ({exc.context}"
+            problem += f" at line {exc.context_mark.line + 1})" if exc.context_mark is not None else ")"
+        raise ConfigError(file, [ConfigIssue((), f"malformed YAML: {problem}",
+                                             mark.line + 1 if mark else None,
+                                             mark.column + 1 if mark else None)]) from None
+    except yaml.YAMLError as exc:
+        raise ConfigError(file, [ConfigIssue((), f"malformed YAML: {exc}")]) from None
+    checker = _Checker(file, node, base)
+    config = checker.check(data, Path(file).stem, check_commands, (default_output_root or Path.cwd()))
+    if checker.issues:
+        raise ConfigError(file, checker.issues)
+    assert config is not None
+    return config
+
+
+class _Checker:
+    """Collects every problem of one config, with positions from the YAML node tree."""
+
+    def __init__(self, file: str, node: yaml.Node | None, base: Path):
+        self.file, self.base = file, base
+        self.issues: list[ConfigIssue] = []
+        self.marks: dict[KeyPath, tuple[int, int]] = {}
+        self.value_marks: dict[KeyPath, tuple[int, int]] = {}
+        if node is not None:
+            self._index(node, ())
+
+    # -- positions
+
+    def _index(self, node: yaml.Node, path: KeyPath) -> None:
+        """Record where each key and value starts; flag duplicate keys, which
+        YAML loaders silently resolve to the last one."""
+        self.value_marks[path] = (node.start_mark.line + 1, node.start_mark.column + 1)
+        if isinstance(node, yaml.MappingNode):
+            seen: dict[Any, int] = {}
+            for key_node, value_node in node.value:
+                key = key_node.value if isinstance(key_node, yaml.ScalarNode) else str(key_node.value)
+                sub = path + (key,)
+                line = key_node.start_mark.line + 1
+                if key in seen:
+                    self.issues.append(ConfigIssue(sub, f"duplicate key {key!r} (first given at line {seen[key]}); "
+                                                        "give each key once", line, key_node.start_mark.column + 1))
+                else:
+                    seen[key] = line
+                    self.marks[sub] = (line, key_node.start_mark.column + 1)
+                self._index(value_node, sub)
+        elif isinstance(node, yaml.SequenceNode):
+            for i, item in enumerate(node.value):
+                self.marks[path + (i,)] = (item.start_mark.line + 1, item.start_mark.column + 1)
+                self._index(item, path + (i,))
+
+    def error(self, path: KeyPath, message: str, *, at_value: bool = True) -> None:
+        pos = (self.value_marks.get(path) if at_value else None) or self.marks.get(path)
+        if pos is None:  # a missing key: point at the mapping that lacks it
+            parent = path[:-1]
+            pos = self.marks.get(parent) or self.value_marks.get(parent)
+        self.issues.append(ConfigIssue(path, message, *(pos or (None, None))))
+
+    # -- generic checks
+
+    def mapping(self, value: Any, path: KeyPath, keys: Sequence[str], what: str) -> dict[str, Any] | None:
+        if value is None:
+            return {}
+        if not isinstance(value, dict):
+            self.error(path, f"must be a mapping of {what}, got: {value!r}")
+            return None
+        for key in value:
+            if key not in keys:
+                self.error(path + (str(key),), f"unknown key {key!r}{_hint(key, keys)}", at_value=False)
+        return value
+
+    def integer(self, value: Any, path: KeyPath, lo: int | None = None, null: bool = False) -> int | None:
+        if value is None and null:
+            return None
+        if isinstance(value, bool) or not isinstance(value, int):
+            self.error(path, f"must be an integer{' or null' if null else ''}, got: {value!r}")
+            return None
+        if lo is not None and value < lo:
+            self.error(path, f"must be at least {lo}, got: {value!r}")
+            return None
+        return value
+
+    def boolean(self, value: Any, path: KeyPath) -> bool | None:
+        if not isinstance(value, bool):
+            self.error(path, f"must be true or false, got: {value!r}")
+            return None
+        return value
+
+    def choice(self, value: Any, path: KeyPath, choices: Sequence[str]) -> str | None:
+        if not isinstance(value, str) or value not in choices:
+            self.error(path, f"unknown value {value!r}{_hint(value, choices)}")
+            return None
+        return value
+
+    def time(self, value: Any, path: KeyPath, base: TimeControl) -> TimeControl | None:
+        """A time control; keys left out keep their value in ``base``."""
+        data = self.mapping(value, path, _TIME_KEYS, "time limits in milliseconds")
+        if data is None:
+            return None
+        before = len(self.issues)
+        move = self.integer(data.get("move_ms", base.move_ms), path + ("move_ms",), 1, null=True)
+        bank = self.integer(data.get("bank_ms", base.bank_ms), path + ("bank_ms",), 0)
+        startup = self.integer(data.get("startup_ms", base.startup_ms), path + ("startup_ms",), 1)
+        if len(self.issues) > before or bank is None or startup is None:
+            return None
+        return TimeControl(move, bank, startup)
+
+    def rules(self, value: Any, path: KeyPath) -> Rules | None:
+        data = self.mapping(value, path, _RULE_KEYS, "rule options (rules.md)")
+        if data is None:
+            return None
+        ok = True
+        for key, v in data.items():
+            if key not in _RULE_KEYS:
+                ok = False
+                continue
+            try:  # one option at a time, so each error points at its own key
+                Rules(**{key: v})
+            except RuleError as exc:
+                ok = False
+                self.error(path + (key,), str(exc).replace(f"rule {key!r} ", "", 1))
+        if not ok:
+            return None
+        try:
+            return Rules(**data)
+        except RuleError as exc:
+            self.error(path, str(exc))
+            return None
+
+    # -- the whole file
+
+    def check(self, data: Any, stem: str, check_commands: bool, output_root: Path) -> TournamentConfig | None:
+        if data is None:
+            self.error((), "the file is empty; a config needs at least 'variant' and 'bots'")
+            return None
+        top = self.mapping(data, (), _TOP_KEYS, "tournament settings")
+        if top is None:
+            return None
+        for key in ("variant", "bots"):
+            if key not in top:
+                self.error((key,), f"missing required key {key!r}")
+
+        name = top.get("name", stem)
+        if not isinstance(name, str) or not _NAME_RE.fullmatch(name):
+            self.error(("name",), "must be a name of letters, digits and . _ + - (it names the results "
+                                  f"folder), got: {name!r}")
+            name = None
+        variant = None
+        if "variant" in top:
+            try:
+                variant = Variant.parse(top["variant"])
+            except RuleError:
+                self.choice(top["variant"], ("variant",), [v.value for v in Variant])
+        seed = self.integer(top.get("seed", 0), ("seed",))
+        fmt = self.choice(top.get("format", Format.ROUND_ROBIN.value), ("format",), [f.value for f in Format])
+        per = self.integer(top.get("matches_per_pairing", 2), ("matches_per_pairing",), 1)
+        duplicate = self.boolean(top.get("duplicate", True), ("duplicate",))
+        if per is not None and duplicate and per % 2:
+            # Duplicate matches come in twins; an odd count would leave one
+            # match without its twin, and its card luck would not cancel.
+            self.error(("matches_per_pairing",), f"must be even when 'duplicate' is true (matches come in twins "
+                                                 f"on the same cards), got: {per}; use {max(per - 1, 2)} or "
+                                                 f"{per + 1}, or set duplicate: false")
+        concurrency = self.integer(top.get("concurrency", 1), ("concurrency",), 1)
+        rules = self.rules(top.get("rules"), ("rules",))
+        time_control = self.time(top.get("time"), ("time",), TimeControl())
+        faults = self.choice(top.get("faults", FaultPolicy.FORFEIT.value), ("faults",), [p.value for p in FaultPolicy])
+        max_faults = self.integer(top.get("max_faults", 3), ("max_faults",), 1)
+        output = None
+        if "output" in top:
+            raw = top["output"]
+            if not isinstance(raw, str) or not raw.strip():
+                self.error(("output",), f"must be a folder path, got: {raw!r}")
+            else:
+                output = (self.base / os.path.expanduser(raw)).resolve()
+        elif name is not None:
+            output = (output_root / "results" / name).resolve()
+
+        bots = self.bots(top.get("bots"), time_control or TimeControl(), check_commands) if "bots" in top else None
+
+        if self.issues:
+            return None
+        assert variant and seed is not None and fmt and per and duplicate is not None and concurrency
+        assert rules and time_control and faults and max_faults and output and bots is not None and name
+        return TournamentConfig(
+            path=None, name=name, variant=variant, bots=tuple(bots), seed=seed, format=Format(fmt),
+            matches_per_pairing=per, duplicate=duplicate, concurrency=concurrency, rules=rules,
+            time=time_control, faults=FaultPolicy(faults), max_faults=max_faults, output=output)
+
+    def bots(self, value: Any, base_time: TimeControl, check_commands: bool) -> list[BotEntry] | None:
+        path: KeyPath = ("bots",)
+        if not isinstance(value, list):
+            self.error(path, f"must be a list of bots (each with 'name' and 'command'), got: {value!r}")
+            return None
+        if len(value) < 2:
+            self.error(path, f"a tournament needs at least 2 bots, got {len(value)}")
+            return None
+        out: list[BotEntry] = []
+        first_name: dict[str, int] = {}
+        for i, item in enumerate(value):
+            entry = self.bot(item, path + (i,), base_time, check_commands)
+            if entry is None:
+                continue
+            if entry.name in first_name:
+                self.error(path + (i, "name"), f"duplicate bot name {entry.name!r} (also bots[{first_name[entry.name]}]"
+                                               ".name); every bot needs its own name, e.g. "
+                                               f"{entry.name + '2'!r}")
+                continue
+            first_name[entry.name] = i
+            out.append(entry)
+        return out
+
+    def bot(self, item: Any, path: KeyPath, base_time: TimeControl, check_commands: bool) -> BotEntry | None:
+        data = self.mapping(item, path, _BOT_KEYS, "bot settings ('name', 'command', ...)")
+        if data is None:
+            return None
+        n_issues = len(self.issues)
+        argv = self.command(data.get("command"), path + ("command",)) if "command" in data else None
+        if "command" not in data:
+            self.error(path + ("command",), "missing required key 'command' (the program to run, e.g. "
+                                            "[python3, bots/heuristic_bot.py])")
+        name = data.get("name")
+        if "name" not in data:
+            suggestion = f", e.g. {_suggest_name(argv)!r}" if argv else ""
+            self.error(path + ("name",), f"missing required key 'name' (a unique display name{suggestion})")
+        elif not isinstance(name, str) or not _NAME_RE.fullmatch(name):
+            self.error(path + ("name",), f"must be a name of letters, digits and . _ + -, got: {name!r}")
+        cwd = self.base
+        if "cwd" in data:
+            raw = data["cwd"]
+            if not isinstance(raw, str) or not raw.strip():
+                self.error(path + ("cwd",), f"must be a folder path, got: {raw!r}")
+            else:
+                cwd = (self.base / os.path.expanduser(raw)).resolve()
+                if not cwd.is_dir():
+                    self.error(path + ("cwd",), f"folder {raw!r} does not exist (resolved to {_show_path(cwd)}; "
+                                                "relative to the config file's folder)")
+        env: dict[str, str] = {}
+        if "env" in data:
+            raw_env = data["env"]
+            if not isinstance(raw_env, dict):
+                self.error(path + ("env",), f"must be a mapping of variable names to strings, got: {raw_env!r}")
+            else:
+                for key, v in raw_env.items():
+                    if isinstance(v, bool) or not isinstance(v, (str, int, float)):
+                        self.error(path + ("env", str(key)), f"must be a string (quote it), got: {v!r}")
+                    else:
+                        env[str(key)] = str(v)
+        time_control = self.time(data["time"], path + ("time",), base_time) if "time" in data else None
+        if len(self.issues) > n_issues:
+            return None
+        assert argv is not None
+        if check_commands:
+            problem = check_command(argv, cwd, env)
+            if problem is not None:
+                self.error(path + ("command",), problem)
+                return None
+        return BotEntry(name=name, command=tuple(argv), cwd=cwd, env=env, time=time_control)
+
+    def command(self, value: Any, path: KeyPath) -> list[str] | None:
+        if isinstance(value, str):
+            try:
+                argv = shlex.split(value)
+            except ValueError as exc:
+                self.error(path, f"cannot split the command like a shell would ({exc}), got: {value!r}")
+                return None
+        elif isinstance(value, list) and all(isinstance(a, (str, int, float)) and not isinstance(a, bool)
+                                             for a in value):
+            argv = [str(a) for a in value]
+        else:
+            self.error(path, f"must be a command string or a list of arguments, got: {value!r}")
+            return None
+        if not argv:
+            self.error(path, f"the command is empty, got: {value!r}")
+            return None
+        return argv
+
+
+def _suggest_name(argv: Sequence[str] | None) -> str:
+    for word in reversed(argv or ()):
+        stem = Path(word).stem
+        if stem and not word.startswith("-") and _NAME_RE.fullmatch(stem) and not _INTERPRETER_RE.fullmatch(stem):
+            return stem
+    return "bot1"
+
+
+def _show_path(path: Path) -> str:
+    """A path as a user best reads it: relative to the current folder when inside it."""
+    try:
+        return os.fspath(path.relative_to(Path.cwd()))
+    except ValueError:
+        return os.fspath(path)
+
+
+def _script_argument(argv: Sequence[str]) -> str | None:
+    """The script an interpreter command runs, or None (inline code, a module, none)."""
+    if not _INTERPRETER_RE.fullmatch(os.path.basename(argv[0])):
+        return None
+    skip = False
+    for arg in argv[1:]:
+        if skip:
+            skip = False
+            continue
+        if arg in _NO_SCRIPT_OPTS:
+            return None
+        if arg in _VALUE_OPTS:
+            skip = True
+            continue
+        if arg.startswith("-"):
+            continue
+        return arg
+    return None
+
+
+def check_command(argv: Sequence[str], cwd: Path, env: Mapping[str, str] | None = None) -> str | None:
+    """Why ``argv`` cannot start in ``cwd``, or None when it looks runnable.
+
+    The program is looked up as the operating system will: a name with a
+    slash relative to ``cwd``, a bare name on ``PATH``. For an interpreter
+    (python3, node, ...) the script argument must exist as well, since a
+    missing script only shows up as a crash in every match.
+    """
+    program = argv[0]
+    if "/" in program:
+        exe = (cwd / os.path.expanduser(program))
+        if not exe.is_file():
+            return f"program {program!r} not found (looked for {_show_path(exe)}){_file_hint(exe)}"
+        if not os.access(exe, os.X_OK):
+            return f"program {program!r} is not executable (chmod +x {_show_path(exe)}, or run it with its interpreter)"
+    else:
+        search = (env or {}).get("PATH", os.environ.get("PATH", os.defpath))
+        if shutil.which(program, path=search) is None:
+            near = nearest(program, _COMMON_PROGRAMS)
+            extra = f"; did you mean {near!r}?" if near and near != program else ""
+            return f"program {program!r} not found on PATH{extra}"
+    script = _script_argument(argv)
+    if script is not None:
+        target = cwd / os.path.expanduser(script)
+        if not target.is_file():
+            return (f"script {script!r} not found (looked for {_show_path(target)}; a bot runs in its 'cwd', "
+                    f"by default the config file's folder){_file_hint(target)}")
+    return None
+
+
+def _file_hint(path: Path) -> str:
+    """``; did you mean 'random_bot.py'?`` from the files next to a missing one."""
+    try:
+        names = [p.name for p in path.parent.iterdir()]
+    except OSError:
+        return ""
+    near = nearest(path.name, names)
+    return f"; did you mean {near!r} in that folder?" if near else ""

@@ -1,0 +1,350 @@
+"""The results folder of a tournament, and reading it back safely.
+
+::
+
+    results/<name>/
+      config.yaml          the config as run, frozen (defaults filled in)
+      matches.jsonl        one record per finished match, appended, never rewritten
+      logs/<match>.jsonl   transcript of every message
+      logs/<match>.<seat>.stderr
+      standings.txt        the standings printed last
+      .lock                held while a ``spades run`` uses the folder
+
+Records are appended by :func:`referee.match.append_record` (one ``write``
+then ``fsync``), so each is either whole or absent. The one exception is a
+crash of the machine or a SIGKILL in the middle of that write: the file may
+then end in a *torn* line without its newline. Reading skips it; before a run
+appends anything, :meth:`ResultsFolder.repair` moves the fragment into
+``matches.jsonl.torn`` and cuts it off, so the next record starts on a line
+of its own. Nothing else is ever removed from ``matches.jsonl``.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime
+import fcntl
+import json
+import os
+import tempfile
+from pathlib import Path
+from typing import Any, Callable, Iterator
+
+import yaml
+
+from .config import ConfigError, TournamentConfig, format_path, load_config
+
+__all__ = ["ResultsFolder", "ResultsError", "ConfigChanged", "ReadReport", "describe_changes"]
+
+Warn = Callable[[str], None]
+
+
+class ResultsError(Exception):
+    """The results folder cannot be used (unwritable, not a results folder, busy)."""
+
+
+class ConfigChanged(ResultsError):
+    """The folder holds a tournament run with a different config."""
+
+    def __init__(self, folder: Path, changes: list[str]):
+        self.folder, self.changes = folder, changes
+        shown = "\n".join(f"  {c}" for c in changes)
+        super().__init__(
+            f"{folder} holds a tournament run with a different config:\n{shown}\n"
+            "Run again with --fresh to start over (the old folder is moved aside, nothing is deleted), "
+            "or set another 'output' folder.")
+
+
+@dataclasses.dataclass
+class ReadReport:
+    """What reading ``matches.jsonl`` found besides good records."""
+
+    records: int = 0
+    torn_bytes: int = 0  # size of a torn last line (0: none)
+    bad_lines: list[int] = dataclasses.field(default_factory=list)  # 1-based line numbers
+    duplicates: list[str] = dataclasses.field(default_factory=list)  # repeated match ids
+
+
+_FROZEN_HEADER = (
+    "# The config of this tournament as it was run (frozen by `spades run`; defaults filled in).\n"
+    "# Paths are relative to this folder. `spades run {name}/config.yaml` resumes it in place;\n"
+    "# `spades standings {name}` prints its standings.\n"
+)
+
+
+class ResultsFolder:
+    """One tournament's results folder."""
+
+    def __init__(self, path: str | os.PathLike[str]):
+        self.path = Path(path)
+        self._lock_fd: int | None = None
+
+    # ------------------------------------------------------------ paths
+
+    @property
+    def config_path(self) -> Path:
+        return self.path / "config.yaml"
+
+    @property
+    def matches_path(self) -> Path:
+        return self.path / "matches.jsonl"
+
+    @property
+    def logs(self) -> Path:
+        return self.path / "logs"
+
+    @property
+    def standings_path(self) -> Path:
+        return self.path / "standings.txt"
+
+    def is_results_folder(self) -> bool:
+        """True when the folder holds a frozen config or match records."""
+        return self.config_path.exists() or self.matches_path.exists()
+
+    # ------------------------------------------------------------ preparing a run
+
+    def prepare(self, config: TournamentConfig, *, fresh: bool = False) -> Path | None:
+        """Make the folder ready for ``config`` and lock it.
+
+        Creates the folder, checks it is writable, refuses a folder made by a
+        different config (:class:`ConfigChanged`) and freezes the config on a
+        first run. With ``fresh`` an existing results folder is renamed to
+        ``<folder>.old-<timestamp>`` first; that path is returned.
+        Raises :class:`ResultsError` when the folder cannot be used.
+        """
+        moved = None
+        if self.path.exists() and not self.path.is_dir():
+            raise ResultsError(f"output {self.path} exists and is not a folder")
+        if self.path.is_dir():
+            try:
+                entries = [p.name for p in self.path.iterdir() if p.name != ".lock"]
+            except OSError as exc:
+                raise ResultsError(f"cannot read the output folder {self.path}: {exc.strerror}") from None
+            if entries and not self.is_results_folder():
+                raise ResultsError(f"output folder {self.path} is not empty and holds no tournament results "
+                                   f"(no config.yaml or matches.jsonl); choose another 'output' folder")
+            if entries:
+                # Lock before looking closer: a running tournament's folder
+                # must be neither judged half-written nor pulled away.
+                self.lock()
+                if fresh:
+                    try:
+                        moved = self._move_aside()
+                    finally:
+                        self.unlock()  # the lock file moved with the old folder
+                else:
+                    try:
+                        self._check_same(config)
+                    except ResultsError:
+                        self.unlock()
+                        raise
+        try:
+            self.path.mkdir(parents=True, exist_ok=True)
+            self.logs.mkdir(exist_ok=True)
+            probe = tempfile.NamedTemporaryFile(dir=self.path, prefix=".write-test-", delete=True)
+            probe.close()
+        except OSError as exc:
+            raise ResultsError(f"cannot write to the output folder {self.path}: {exc.strerror or exc}") from None
+        self.lock()
+        if not self.config_path.exists():
+            self._freeze(config)
+        return moved
+
+    def _move_aside(self) -> Path:
+        stamp = datetime.datetime.now().strftime("%Y%m%d-%H%M%S")
+        target = self.path.with_name(f"{self.path.name}.old-{stamp}")
+        n = 1
+        while target.exists():
+            n += 1
+            target = self.path.with_name(f"{self.path.name}.old-{stamp}-{n}")
+        try:
+            self.path.rename(target)
+        except OSError as exc:
+            raise ResultsError(f"cannot move {self.path} aside to {target}: {exc.strerror or exc}") from None
+        return target
+
+    def _check_same(self, config: TournamentConfig) -> None:
+        if not self.config_path.exists():
+            # Records without a frozen config: a folder from an older or
+            # foreign run. Adopting them could mix two tournaments.
+            raise ResultsError(f"{self.path} holds matches.jsonl but no config.yaml, so it cannot be checked "
+                               "against this config; run with --fresh to start over (the folder is moved aside)")
+        try:
+            old = self.load_config()
+        except ConfigError as exc:
+            raise ResultsError(f"the frozen config of {self.path} cannot be read:\n{exc}\n"
+                               "Run with --fresh to start over (the folder is moved aside).") from None
+        changes = describe_changes(old.identity(), config.identity())
+        if changes:
+            raise ConfigChanged(self.path, changes)
+
+    def _freeze(self, config: TournamentConfig) -> None:
+        body = yaml.safe_dump(config.frozen(self.path), sort_keys=False, default_flow_style=None, width=100)
+        header = _FROZEN_HEADER.format(name=self.path.name)
+        write_atomic(self.config_path, header + body)
+
+    def load_config(self) -> TournamentConfig:
+        """The frozen config (bot programs are not checked: they may be gone)."""
+        return load_config(self.config_path, check_commands=False)
+
+    # ------------------------------------------------------------ lock
+
+    def lock(self) -> None:
+        """Take the folder's lock, or raise :class:`ResultsError` if another run holds it.
+
+        ``flock`` is released by the kernel when the holder dies, even by
+        SIGKILL, so a crashed run never leaves a stale lock.
+        """
+        if self._lock_fd is not None:
+            return
+        self.path.mkdir(parents=True, exist_ok=True)
+        fd = os.open(self.path / ".lock", os.O_RDWR | os.O_CREAT, 0o644)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            try:
+                holder = os.pread(fd, 64, 0).decode(errors="replace").strip()
+            finally:
+                os.close(fd)
+            who = f" (pid {holder})" if holder else ""
+            raise ResultsError(f"another `spades run`{who} is using {self.path}; wait for it to finish "
+                               "or stop it first") from None
+        os.ftruncate(fd, 0)
+        os.pwrite(fd, f"{os.getpid()}\n".encode(), 0)
+        self._lock_fd = fd
+
+    def unlock(self) -> None:
+        """Release the lock (closing the descriptor releases the ``flock``)."""
+        if self._lock_fd is not None:
+            os.close(self._lock_fd)
+            self._lock_fd = None
+
+    # ------------------------------------------------------------ records
+
+    def repair(self) -> int:
+        """Cut a torn last line off ``matches.jsonl``; return its size in bytes (0: none).
+
+        The fragment is appended to ``matches.jsonl.torn`` first, so even a
+        damaged record is never silently destroyed. Call only while holding
+        the lock: nobody else may be appending.
+        """
+        path = self.matches_path
+        try:
+            size = path.stat().st_size
+        except FileNotFoundError:
+            return 0
+        if size == 0:
+            return 0
+        with open(path, "rb") as fh:
+            # Find the last newline by reading backwards in blocks.
+            end = size
+            block = 1 << 16
+            keep = 0
+            while end > 0:
+                start = max(0, end - block)
+                fh.seek(start)
+                chunk = fh.read(end - start)
+                nl = chunk.rfind(b"\n")
+                if nl >= 0:
+                    keep = start + nl + 1
+                    break
+                end = start
+            if keep == size:
+                return 0
+            fh.seek(keep)
+            fragment = fh.read()
+        with open(self.path / "matches.jsonl.torn", "ab") as out:
+            out.write(fragment + b"\n")
+            out.flush()
+            os.fsync(out.fileno())
+        os.truncate(path, keep)
+        return size - keep
+
+    def iter_records(self, report: ReadReport | None = None, warn: Warn | None = None) -> Iterator[dict[str, Any]]:
+        """Stream the records of ``matches.jsonl``, one dict at a time.
+
+        Never raises for bad content: a torn last line, a line that is not a
+        JSON object with a ``match`` id, or a repeated id (only the first
+        counts) is skipped, counted in ``report`` and told to ``warn``.
+        """
+        report = report if report is not None else ReadReport()
+        seen: set[str] = set()
+        try:
+            fh = open(self.matches_path, "rb")
+        except FileNotFoundError:
+            return
+        with fh:
+            for number, raw in enumerate(fh, 1):
+                if not raw.endswith(b"\n"):
+                    report.torn_bytes = len(raw)
+                    if warn:
+                        warn(f"{self.matches_path}: ignoring a torn last line ({len(raw)} bytes, from an "
+                             "interrupted write); its match will be played again")
+                    break
+                if not raw.strip():
+                    continue
+                try:
+                    record = json.loads(raw)
+                except ValueError:
+                    record = None
+                if not isinstance(record, dict) or not isinstance(record.get("match"), str):
+                    report.bad_lines.append(number)
+                    if warn:
+                        warn(f"{self.matches_path}:{number}: ignoring a line that is not a match record")
+                    continue
+                match_id = record["match"]
+                if match_id in seen:
+                    report.duplicates.append(match_id)
+                    if warn:
+                        warn(f"{self.matches_path}:{number}: ignoring a second record of match {match_id!r}")
+                    continue
+                seen.add(match_id)
+                report.records += 1
+                yield record
+
+    def write_standings(self, text: str) -> None:
+        """Replace ``standings.txt`` atomically (never a half-written file)."""
+        write_atomic(self.standings_path, text if text.endswith("\n") else text + "\n")
+
+
+def write_atomic(path: Path, text: str) -> None:
+    """Write a whole file through a temporary file and a rename."""
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            fh.write(text)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+
+
+def describe_changes(old: Any, new: Any, path: tuple[str | int, ...] = ()) -> list[str]:
+    """Differences between two identity mappings, one readable line each."""
+    where = format_path(path) or "config"
+    if isinstance(old, dict) and isinstance(new, dict):
+        out: list[str] = []
+        for key in old:
+            if key not in new:
+                out.append(f"{format_path(path + (key,))}: removed (was {old[key]!r})")
+            else:
+                out.extend(describe_changes(old[key], new[key], path + (key,)))
+        for key in new:
+            if key not in old:
+                out.append(f"{format_path(path + (key,))}: added ({new[key]!r})")
+        return out
+    if isinstance(old, list) and isinstance(new, list) and path and path[-1] == "bots":
+        out = []
+        if [b.get("name") for b in old] != [b.get("name") for b in new]:
+            return [f"bots: was {[b.get('name') for b in old]}, now {[b.get('name') for b in new]}"]
+        for i, (a, b) in enumerate(zip(old, new)):
+            out.extend(describe_changes(a, b, path + (i,)))
+        return out
+    if old != new:
+        return [f"{where}: was {old!r}, now {new!r}"]
+    return []

@@ -1,0 +1,133 @@
+"""The schedule of a tournament: who meets whom, in which seats, on which cards.
+
+Everything here is a pure function of the config, so the same config always
+gives the same list of matches with the same ids and seeds; that is what lets
+a stopped tournament resume by skipping the ids already in ``matches.jsonl``.
+
+* **Pairings.** ``round-robin``: every pair of bots, in config order
+  (``(0,1), (0,2), ..., (1,2), ...``). ``gauntlet``: the first bot against each
+  of the others.
+* **Twins** (``duplicate: true``). Matches of a pairing come two by two on the
+  same seed, hence the same deal for every hand number, with the two bots
+  trading places: A at side 0 (seats 0 and 2 in a partnership) and B at
+  side 1, then B at side 0 and A at side 1. Each deal's cards therefore go once
+  to each bot, and card luck cancels out of the pair.
+* **Seat alternation.** Side 0 holds seat 0, which deals the first hand
+  (partnership) or is the first player (two-player). Which bot starts at
+  side 0 alternates from pairing to pairing and from twin to twin (or from
+  match to match without twins), so no bot keeps a seat advantage.
+* **Seeds** derive from the master seed by SHA-256 over a fixed text, so they
+  are stable across Python versions and platforms (Python's own ``hash`` is
+  randomised per process). The text names the pairing by its two bot names,
+  sorted, so a pairing keeps its deals if the bots are listed in another order.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import re
+from typing import Sequence
+
+from .config import BotEntry, Format, TournamentConfig
+from .rules import Variant
+
+__all__ = ["Pairing", "ScheduledMatch", "pairings", "schedule", "match_seed", "seat_names"]
+
+
+@dataclasses.dataclass(frozen=True)
+class Pairing:
+    """Two bots (indices into the config's bot list) that meet."""
+
+    index: int  # 0-based position in the schedule
+    a: int
+    b: int
+
+
+@dataclasses.dataclass(frozen=True)
+class ScheduledMatch:
+    """One match of the schedule."""
+
+    match_id: str
+    pairing: Pairing
+    number: int  # 0-based index of the match within its pairing
+    twin: int | None  # 0-based twin-pair index within the pairing (duplicate only)
+    seed: int
+    sides: tuple[int, int]  # bot index at side 0 and at side 1
+
+    def seats(self, variant: Variant) -> tuple[int, ...]:
+        """Bot index by seat: ``(x, y)`` two-player, ``(x, y, x, y)`` partnership."""
+        return self.sides if variant is Variant.TWO_PLAYER else self.sides * 2
+
+
+def pairings(n_bots: int, fmt: Format) -> list[Pairing]:
+    """Every pairing of a tournament of ``n_bots`` bots, in schedule order."""
+    if fmt is Format.GAUNTLET:
+        pairs = [(0, j) for j in range(1, n_bots)]
+    else:
+        pairs = [(i, j) for i in range(n_bots) for j in range(i + 1, n_bots)]
+    return [Pairing(k, a, b) for k, (a, b) in enumerate(pairs)]
+
+
+def match_seed(master: int, a: str, b: str, group: int) -> int:
+    """The seed of match group ``group`` (a twin pair, or a single match) of
+    the pairing of bots named ``a`` and ``b``.
+
+    48 bits: exact in every JSON reader, including JavaScript's doubles.
+    """
+    lo, hi = sorted((a, b))
+    text = f"spades-referee/match-seed/v1\x00{master}\x00{lo}\x00{hi}\x00{group}"
+    return int.from_bytes(hashlib.sha256(text.encode("utf-8")).digest()[:6], "big")
+
+
+_SLUG_RE = re.compile(r"[^A-Za-z0-9._+-]+")
+
+
+def _slug(name: str) -> str:
+    return _SLUG_RE.sub("_", name) or "bot"
+
+
+def schedule(config: TournamentConfig) -> list[ScheduledMatch]:
+    """Every match of the tournament, in the order they are started.
+
+    Match ids read ``<pairing>-<a>-<b>-<n>``: ``003-random-heuristic-2``, or
+    with twins ``003-random-heuristic-1a`` / ``-1b`` (twin pair 1, first and
+    second leg). The pairing number keeps ids unique whatever the names.
+    """
+    return build_schedule(config.bots, config.format, config.matches_per_pairing, config.duplicate, config.seed)
+
+
+def build_schedule(bots: Sequence[BotEntry], fmt: Format, per_pairing: int, duplicate: bool,
+                   master_seed: int) -> list[ScheduledMatch]:
+    """:func:`schedule` from its parts (bots are only used for their names)."""
+    if duplicate and per_pairing % 2:
+        raise ValueError(f"with duplicate matches come in twins: matches per pairing must be even, "
+                         f"got: {per_pairing}")
+    out: list[ScheduledMatch] = []
+    width = max(3, len(str(max(1, len(bots) * (len(bots) - 1) // 2))))
+    for pairing in pairings(len(bots), fmt):
+        a, b = pairing.a, pairing.b
+        name_a, name_b = bots[a].name, bots[b].name
+        stem = f"{pairing.index + 1:0{width}d}-{_slug(name_a)}-{_slug(name_b)}"
+        for k in range(per_pairing):
+            if duplicate:
+                twin, leg = divmod(k, 2)
+                group = twin
+                # Both orders occur within every twin pair; the order of
+                # the legs alternates with the twin and the pairing.
+                a_first = (twin + pairing.index) % 2 == 0
+                a_side0 = a_first if leg == 0 else not a_first
+                match_id = f"{stem}-{twin + 1}{'ab'[leg]}"
+            else:
+                twin, group = None, k
+                a_side0 = (k + pairing.index) % 2 == 0
+                match_id = f"{stem}-{k + 1}"
+            sides = (a, b) if a_side0 else (b, a)
+            out.append(ScheduledMatch(match_id, pairing, k, twin, match_seed(master_seed, name_a, name_b, group),
+                                      sides))
+    return out
+
+
+def seat_names(match: ScheduledMatch, bots: Sequence[BotEntry], variant: Variant) -> list[str]:
+    """Bot names by seat, as they appear in the match record's ``bots``."""
+    return [bots[i].name for i in match.seats(variant)]

@@ -1,0 +1,140 @@
+"""Every hostile bot against the real referee: the verdict, the record, the bot's message, no leftovers."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from conftest import BOTS, HOSTILE, PY
+from referee.match import MatchSpec, SeatSpec, TimeControl, run_match
+from referee.outcomes import EndReason, FaultKind, FaultPolicy
+from referee.rules import Rules, Variant
+
+RANDOM = [PY, str(BOTS / "random_bot.py")]
+
+
+def play(tmp_path: Path, marker: str, flags: list[str], variant=Variant.PARTNERSHIP, seat=1,
+         time=TimeControl(400, 0, 5000), rules=Rules(max_hands=3), faults=FaultPolicy.FORFEIT, max_faults=3,
+         seed=5):
+    env = {marker: "1", "BOT_SEED": "3"}
+    seats = [SeatSpec("random", RANDOM, env=env) for _ in range(variant.seats)]
+    seats[seat] = SeatSpec("hostile", [PY, str(HOSTILE), *flags], env=env)
+    spec = MatchSpec(variant=variant, seats=seats, rules=rules, seed=seed, match_id="m", time=time,
+                     faults=faults, max_faults=max_faults, output=tmp_path, grace_s=0.3)
+    record = run_match(spec)
+    lines = (tmp_path / "matches.jsonl").read_text().splitlines()
+    assert len(lines) == 1 and json.loads(lines[0]) == json.loads(record.to_json())
+    return record
+
+
+def told(tmp_path: Path, seat: int, kind: str) -> list[dict]:
+    """Messages of a type the referee sent to a seat, from the transcript."""
+    out = []
+    for line in (tmp_path / "logs" / "m.jsonl").read_text().splitlines():
+        e = json.loads(line)
+        if e.get("dir") == "out" and e["seat"] == seat and e["msg"].get("type") == kind:
+            out.append(e["msg"])
+    return out
+
+
+CASES = [
+    # flags, fault kind, words in the detail
+    (["--hang"], FaultKind.TIMEOUT, "no answer within"),
+    (["--slow", "900"], FaultKind.TIMEOUT, "no answer within"),
+    (["--crash"], FaultKind.CRASH, "exited with code 3"),
+    (["--garbage"], FaultKind.MALFORMED, "not JSON"),
+    (["--array"], FaultKind.MALFORMED, "JSON object"),
+    (["--wrong-id"], FaultKind.MALFORMED, "expected"),
+    (["--missing-field"], FaultKind.MALFORMED, "has no"),
+    (["--wrong-type"], FaultKind.MALFORMED, "must be"),
+    (["--huge-line", "10"], FaultKind.OVERSIZE, "65536"),
+    (["--unsolicited"], FaultKind.UNEXPECTED, ""),
+    (["--not-held"], FaultKind.ILLEGAL, "you do not hold"),
+    (["--renege"], FaultKind.ILLEGAL, "you must follow"),
+    (["--lead-spade"], FaultKind.ILLEGAL, "spades are not broken"),
+    (["--bid", "14"], FaultKind.ILLEGAL, "illegal bid 14"),
+    (["--bid", "-1"], FaultKind.ILLEGAL, "illegal bid -1"),
+    (["--bid", '"three"'], FaultKind.MALFORMED, '"bid" must be an integer'),
+    (["--fork-child"], FaultKind.CRASH, "exited"),
+]
+
+
+@pytest.mark.parametrize("flags, kind, words", CASES, ids=[" ".join(c[0]) for c in CASES])
+def test_hostile_bot_forfeits_with_a_precise_fault(tmp_path, marker, flags, kind, words):
+    record = play(tmp_path, marker, flags)
+    assert record.reason is EndReason.FORFEIT
+    assert record.winner == 0  # seat 1 plays for side 1
+    assert len(record.faults) == 1
+    fault = record.faults[0]
+    assert (fault.seat, fault.kind) == (1, kind)
+    assert words in fault.detail
+    saved = json.loads((tmp_path / "matches.jsonl").read_text())
+    assert saved["faults"][0]["kind"] == kind.value and saved["faults"][0]["seat"] == 1
+    assert saved["reason"] == "forfeit"
+    # Every seat was told the match ended; the faulting bot was told why, if it could still listen.
+    for seat in (0, 2, 3):
+        assert told(tmp_path, seat, "match_end")[-1]["reason"] == "forfeit"
+    if kind not in (FaultKind.CRASH, FaultKind.OVERSIZE, FaultKind.UNEXPECTED):
+        errors = told(tmp_path, 1, "error")
+        assert errors and fault.detail in errors[0]["message"] and "forfeit" in errors[0]["message"]
+
+
+def test_illegal_card_message_names_the_card_and_what_was_legal(tmp_path, marker):
+    record = play(tmp_path, marker, ["--renege"])
+    detail = record.faults[0].detail
+    assert detail.startswith('illegal card "') and "; legal: [" in detail
+    assert record.faults[0].request and '"type":"play"' in record.faults[0].request
+
+
+def test_exit_during_hello_is_a_startup_fault(tmp_path, marker):
+    record = play(tmp_path, marker, ["--exit-in-hello"])
+    assert record.reason is EndReason.FORFEIT and record.winner == 0
+    assert (record.faults[0].seat, record.faults[0].kind) == (1, FaultKind.STARTUP)
+    assert record.hands == []
+
+
+def test_a_command_that_cannot_start_is_a_startup_fault(tmp_path, marker):
+    seats = [SeatSpec("random", RANDOM, env={marker: "1"}) for _ in range(2)]
+    seats[0] = SeatSpec("ghost", ["/nonexistent/bot-binary"])
+    record = run_match(MatchSpec(variant=Variant.TWO_PLAYER, seats=seats, output=tmp_path, grace_s=0.2))
+    assert (record.reason, record.winner) == (EndReason.FORFEIT, 1)
+    assert record.faults[0].kind is FaultKind.STARTUP and "/nonexistent/bot-binary" in record.faults[0].detail
+
+
+def test_stderr_flood_is_capped_and_the_match_goes_on(tmp_path, marker):
+    record = play(tmp_path, marker, ["--flood-stderr", "100"], rules=Rules(max_hands=1),
+                  time=TimeControl(1000, 10000, 20000))
+    assert record.faults == [] and record.reason is EndReason.MAX_HANDS
+    log = tmp_path / "logs" / "m.1.stderr"
+    size = log.stat().st_size
+    assert (1 << 20) <= size < (1 << 20) + 4096
+    assert b"truncated" in log.read_bytes()[-200:]
+
+
+def test_a_bot_ignoring_sigterm_is_killed_after_the_match(tmp_path, marker):
+    record = play(tmp_path, marker, ["--ignore-sigterm"], rules=Rules(max_hands=1))
+    assert record.faults == [] and record.reason is EndReason.MAX_HANDS
+    # the `marker` fixture asserts that no process survived
+
+
+def test_two_player_hostile_bot(tmp_path, marker):
+    record = play(tmp_path, marker, ["--renege"], variant=Variant.TWO_PLAYER, seat=0, rules=Rules(max_hands=4))
+    assert (record.reason, record.winner) == (EndReason.FORFEIT, 1)
+    assert (record.faults[0].seat, record.faults[0].kind) == (0, FaultKind.ILLEGAL)
+
+
+def test_substitute_policy_plays_for_the_bot_then_forfeits_after_max_faults(tmp_path, marker):
+    record = play(tmp_path, marker, ["--not-held", "--on", "any"], faults=FaultPolicy.SUBSTITUTE, max_faults=3)
+    assert [f.kind for f in record.faults] == [FaultKind.ILLEGAL] * 3
+    assert record.reason is EndReason.FORFEIT and record.winner == 0
+    errors = told(tmp_path, 1, "error")
+    assert len(errors) == 3 and "forfeit" in errors[-1]["message"] and "forfeit" not in errors[0]["message"]
+
+
+def test_substitute_policy_survives_a_single_slow_answer(tmp_path, marker):
+    record = play(tmp_path, marker, ["--slow", "600", "--at-hand", "1", "--on", "bid"], faults=FaultPolicy.SUBSTITUTE,
+                  max_faults=10, rules=Rules(max_hands=1), time=TimeControl(300, 0, 5000))
+    assert record.faults and all(f.kind is FaultKind.TIMEOUT for f in record.faults)
+    assert record.reason in (EndReason.MAX_HANDS, EndReason.FORFEIT)
