@@ -33,7 +33,7 @@ from .rules import RuleError, Rules, Variant
 
 __all__ = [
     "BotEntry", "ConfigError", "ConfigIssue", "Format", "TournamentConfig",
-    "load_config", "parse_config", "check_command",
+    "load_config", "parse_config", "check_command", "shown_path",
 ]
 
 KeyPath = tuple[str | int, ...]
@@ -484,7 +484,7 @@ class _Checker:
             else:
                 cwd = (self.base / os.path.expanduser(raw)).resolve()
                 if not cwd.is_dir():
-                    self.error(path + ("cwd",), f"folder {raw!r} does not exist (resolved to {_show_path(cwd)}; "
+                    self.error(path + ("cwd",), f"folder {raw!r} does not exist (resolved to {shown_path(cwd)}; "
                                                 "relative to the config file's folder)")
         env: dict[str, str] = {}
         if "env" in data:
@@ -535,7 +535,7 @@ def _suggest_name(argv: Sequence[str] | None) -> str:
     return "bot1"
 
 
-def _show_path(path: Path) -> str:
+def shown_path(path: Path) -> str:
     """A path as a user best reads it: relative to the current folder when inside it."""
     try:
         return os.fspath(path.relative_to(Path.cwd()))
@@ -575,9 +575,9 @@ def check_command(argv: Sequence[str], cwd: Path, env: Mapping[str, str] | None 
     if "/" in program:
         exe = (cwd / os.path.expanduser(program))
         if not exe.is_file():
-            return f"program {program!r} not found (looked for {_show_path(exe)}){_file_hint(exe)}"
+            return f"program {program!r} not found (looked for {shown_path(exe)}){_file_hint(exe)}"
         if not os.access(exe, os.X_OK):
-            return f"program {program!r} is not executable (chmod +x {_show_path(exe)}, or run it with its interpreter)"
+            return f"program {program!r} is not executable (chmod +x {shown_path(exe)}, or run it with its interpreter)"
     else:
         search = (env or {}).get("PATH", os.environ.get("PATH", os.defpath))
         if shutil.which(program, path=search) is None:
@@ -588,7 +588,7 @@ def check_command(argv: Sequence[str], cwd: Path, env: Mapping[str, str] | None 
     if script is not None:
         target = cwd / os.path.expanduser(script)
         if not target.is_file():
-            return (f"script {script!r} not found (looked for {_show_path(target)}; a bot runs in its 'cwd', "
+            return (f"script {script!r} not found (looked for {shown_path(target)}; a bot runs in its 'cwd', "
                     f"by default the config file's folder){_file_hint(target)}")
     return None
 

@@ -508,47 +508,52 @@ def fallback_action(st: State) -> Action:
 # --------------------------------------------------------------------------- step
 
 
-def step(st: State, action: Action) -> State:
+def step(st: State, action: Action, *, _PLAY: Phase = Phase.PLAY, _new: Any = object.__new__,
+         _suits: tuple = SUIT_MASKS, _replace: tuple = (), _next: tuple = (1, 2, 3, 0),
+         _int: type = int) -> State:
     """Apply ``action`` for the seat to act and return the new state.
 
     Raises :class:`IllegalAction` (and leaves ``st`` untouched) when the rules
-    forbid the action.
+    forbid the action. (The keyword-only arguments are constants bound as
+    fast locals; callers never pass them.)
     """
-    if st.phase is Phase.PLAY:
+    sd = st.__dict__
+    if sd["phase"] is _PLAY:
         # Hot path (every card of every hand): legality inlined, and the
         # events are recorded compactly and only built if someone reads them.
-        seat = st.turn
-        hands = st.hands
+        seat = sd["turn"]
+        hands = sd["hands"]
         hand = hands[seat]
-        trick = st.trick
+        trick = sd["trick"]
         if trick:
-            mask = hand & SUIT_MASKS[st.led_suit] or hand
-        elif st.spades_broken:
+            mask = hand & _suits[sd["led_suit"]] or hand
+        elif sd["spades_broken"]:
             mask = hand
         else:
-            mask = hand & NON_SPADE_MASK or hand
-        if action.__class__ is not int or not 0 <= action < 52 or not mask >> action & 1:
+            mask = hand & 0x7FFFFFFFFF or hand  # bits 0..38: the non-spades
+        if action.__class__ is not _int or not 0 <= action < 52 or not mask >> action & 1:
             check_action(st, action)  # raises with the precise reason
-        new = _new_state(State)
-        d = new.__dict__ = st.__dict__.copy()
-        d["hands"] = hands = _REPLACE[seat](hands, hand ^ (1 << action))
-        if action >= 39 and not st.spades_broken:  # cards 39..51 are the spades
+        new = _new(State)
+        d = new.__dict__ = sd.copy()
+        d["hands"] = _replace[seat](hands, hand ^ (1 << action))
+        if action >= 39 and not sd["spades_broken"]:  # cards 39..51 are the spades
             d["spades_broken"] = True
         d["_events"] = None
         if not trick:
             d["led_suit"] = action // 13
             d["trick"] = ((seat, action),)
-            d["turn"] = _NEXT_SEAT[seat] if st.nseats == 4 else 1 - seat
+            d["turn"] = _next[seat] if sd["nseats"] == 4 else 1 - seat
             return new
         trick = trick + ((seat, action),)
-        if len(trick) != st.nseats:
+        if len(trick) != sd["nseats"]:
             d["trick"] = trick
-            d["turn"] = _NEXT_SEAT[seat]
+            d["turn"] = _next[seat]
             return new
         winner = trick_winner(trick)
-        d["tricks"] = _REPLACE[winner](st.tricks, st.tricks[winner] + 1)
+        tricks = sd["tricks"]
+        d["tricks"] = _replace[winner](tricks, tricks[winner] + 1)
         d["trick"] = ()
-        d["done"] = done = st.done + (trick,)
+        d["done"] = done = sd["done"] + (trick,)
         d["leader"] = d["turn"] = winner
         if len(done) == 13:
             events = [Event("played", ALL, {"seat": seat, "card": action}),
@@ -585,6 +590,7 @@ _REPLACE = (
     lambda t, v: (t[0], t[1], v, t[3]),
     lambda t, v: (t[0], t[1], t[2], v),
 )
+step.__kwdefaults__["_replace"] = _REPLACE  # bound here, once both exist
 
 
 def trick_winner(trick: Sequence[tuple[int, int]]) -> int:

@@ -32,7 +32,7 @@ from typing import Any, Callable, Iterator
 
 import yaml
 
-from .config import ConfigError, TournamentConfig, format_path, load_config
+from .config import ConfigError, TournamentConfig, format_path, load_config, shown_path
 
 __all__ = ["ResultsFolder", "ResultsError", "ConfigChanged", "ReadReport", "describe_changes"]
 
@@ -50,7 +50,7 @@ class ConfigChanged(ResultsError):
         self.folder, self.changes = folder, changes
         shown = "\n".join(f"  {c}" for c in changes)
         super().__init__(
-            f"{folder} holds a tournament run with a different config:\n{shown}\n"
+            f"{shown_path(folder)} holds a tournament run with a different config:\n{shown}\n"
             "Run again with --fresh to start over (the old folder is moved aside, nothing is deleted), "
             "or set another 'output' folder.")
 
@@ -66,9 +66,9 @@ class ReadReport:
 
 
 _FROZEN_HEADER = (
-    "# The config of this tournament as it was run (frozen by `spades run`; defaults filled in).\n"
-    "# Paths are relative to this folder. `spades run {name}/config.yaml` resumes it in place;\n"
-    "# `spades standings {name}` prints its standings.\n"
+    "# The config of this tournament as it was run, frozen by `spades run` (defaults filled in).\n"
+    "# Paths are relative to this folder, and `output: .` is this folder: running this file\n"
+    "# with `spades run` resumes the tournament in place.\n"
 )
 
 
@@ -114,14 +114,14 @@ class ResultsFolder:
         """
         moved = None
         if self.path.exists() and not self.path.is_dir():
-            raise ResultsError(f"output {self.path} exists and is not a folder")
+            raise ResultsError(f"output {shown_path(self.path)} exists and is not a folder")
         if self.path.is_dir():
             try:
                 entries = [p.name for p in self.path.iterdir() if p.name != ".lock"]
             except OSError as exc:
-                raise ResultsError(f"cannot read the output folder {self.path}: {exc.strerror}") from None
+                raise ResultsError(f"cannot read the output folder {shown_path(self.path)}: {exc.strerror}") from None
             if entries and not self.is_results_folder():
-                raise ResultsError(f"output folder {self.path} is not empty and holds no tournament results "
+                raise ResultsError(f"output folder {shown_path(self.path)} is not empty and holds no tournament results "
                                    f"(no config.yaml or matches.jsonl); choose another 'output' folder")
             if entries:
                 # Lock before looking closer: a running tournament's folder
@@ -144,7 +144,7 @@ class ResultsFolder:
             probe = tempfile.NamedTemporaryFile(dir=self.path, prefix=".write-test-", delete=True)
             probe.close()
         except OSError as exc:
-            raise ResultsError(f"cannot write to the output folder {self.path}: {exc.strerror or exc}") from None
+            raise ResultsError(f"cannot write to the output folder {shown_path(self.path)}: {exc.strerror or exc}") from None
         self.lock()
         if not self.config_path.exists():
             self._freeze(config)
@@ -160,19 +160,19 @@ class ResultsFolder:
         try:
             self.path.rename(target)
         except OSError as exc:
-            raise ResultsError(f"cannot move {self.path} aside to {target}: {exc.strerror or exc}") from None
+            raise ResultsError(f"cannot move {shown_path(self.path)} aside to {shown_path(target)}: {exc.strerror or exc}") from None
         return target
 
     def _check_same(self, config: TournamentConfig) -> None:
         if not self.config_path.exists():
             # Records without a frozen config: a folder from an older or
             # foreign run. Adopting them could mix two tournaments.
-            raise ResultsError(f"{self.path} holds matches.jsonl but no config.yaml, so it cannot be checked "
+            raise ResultsError(f"{shown_path(self.path)} holds matches.jsonl but no config.yaml, so it cannot be checked "
                                "against this config; run with --fresh to start over (the folder is moved aside)")
         try:
             old = self.load_config()
         except ConfigError as exc:
-            raise ResultsError(f"the frozen config of {self.path} cannot be read:\n{exc}\n"
+            raise ResultsError(f"the frozen config of {shown_path(self.path)} cannot be read:\n{exc}\n"
                                "Run with --fresh to start over (the folder is moved aside).") from None
         changes = describe_changes(old.identity(), config.identity())
         if changes:
@@ -180,7 +180,7 @@ class ResultsFolder:
 
     def _freeze(self, config: TournamentConfig) -> None:
         body = yaml.safe_dump(config.frozen(self.path), sort_keys=False, default_flow_style=None, width=100)
-        header = _FROZEN_HEADER.format(name=self.path.name)
+        header = _FROZEN_HEADER
         write_atomic(self.config_path, header + body)
 
     def load_config(self) -> TournamentConfig:
@@ -207,7 +207,7 @@ class ResultsFolder:
             finally:
                 os.close(fd)
             who = f" (pid {holder})" if holder else ""
-            raise ResultsError(f"another `spades run`{who} is using {self.path}; wait for it to finish "
+            raise ResultsError(f"another `spades run`{who} is using {shown_path(self.path)}; wait for it to finish "
                                "or stop it first") from None
         os.ftruncate(fd, 0)
         os.pwrite(fd, f"{os.getpid()}\n".encode(), 0)
@@ -278,7 +278,7 @@ class ResultsFolder:
                 if not raw.endswith(b"\n"):
                     report.torn_bytes = len(raw)
                     if warn:
-                        warn(f"{self.matches_path}: ignoring a torn last line ({len(raw)} bytes, from an "
+                        warn(f"{shown_path(self.matches_path)}: ignoring a torn last line ({len(raw)} bytes, from an "
                              "interrupted write); its match will be played again")
                     break
                 if not raw.strip():
@@ -290,13 +290,13 @@ class ResultsFolder:
                 if not isinstance(record, dict) or not isinstance(record.get("match"), str):
                     report.bad_lines.append(number)
                     if warn:
-                        warn(f"{self.matches_path}:{number}: ignoring a line that is not a match record")
+                        warn(f"{shown_path(self.matches_path)}:{number}: ignoring a line that is not a match record")
                     continue
                 match_id = record["match"]
                 if match_id in seen:
                     report.duplicates.append(match_id)
                     if warn:
-                        warn(f"{self.matches_path}:{number}: ignoring a second record of match {match_id!r}")
+                        warn(f"{shown_path(self.matches_path)}:{number}: ignoring a second record of match {match_id!r}")
                     continue
                 seen.add(match_id)
                 report.records += 1

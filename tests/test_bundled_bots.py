@@ -40,7 +40,7 @@ DEFAULT_RULES: dict[str, Any] = {
     "mercy": None, "max_hands": 100,
 }
 TIME = {"move_ms": 1000, "bank_ms": 10000}
-ANSWER_TIMEOUT = 5.0  # generous for a loaded CI machine; the bots answer in milliseconds
+ANSWER_TIMEOUT = 30.0  # generous for a loaded CI machine; the bots answer in milliseconds
 
 
 def key(card: str) -> tuple[int, int]:

@@ -110,7 +110,7 @@ def test_error_examples_use_the_screen_label() -> None:
 
 @given(st.sampled_from(CARD_NAMES), st.sampled_from(["lower", "upper", "ten", "symbol", "suit-first"]))
 def test_every_card_round_trips_in_every_spelling(name: str, how: str) -> None:
-    rank, suit = name
+    rank, suit = name[0], name[1]
     symbol = dict(zip("CDHS", "\u2663\u2666\u2665\u2660"))[suit]
     text = {
         "lower": name.lower(),

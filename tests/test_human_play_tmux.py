@@ -12,14 +12,12 @@ would see: the hand's scoring, the final result, and that nothing wraps past
 
 from __future__ import annotations
 
-import os
 import re
 import shlex
 import shutil
 import subprocess
 import sys
 import time
-import uuid
 from pathlib import Path
 from typing import Iterator
 
@@ -38,10 +36,10 @@ class Tmux:
     """A private tmux server (own socket, no user config) with one 80x24 window."""
 
     def __init__(self, tmp: Path) -> None:
-        self.socket = f"spades-test-{uuid.uuid4().hex[:8]}"
+        # The server's socket lives in the test's own folder: nothing is left behind.
         conf = tmp / "tmux.conf"
         conf.write_text("set -g history-limit 50000\n")
-        self.base = ["tmux", "-u", "-L", self.socket, "-f", str(conf)]
+        self.base = ["tmux", "-u", "-S", str(tmp / "tmux.sock"), "-f", str(conf)]
 
     def run(self, *args: str) -> str:
         done = subprocess.run([*self.base, *args], capture_output=True, text=True, timeout=20)
@@ -197,7 +195,8 @@ def test_play_option_errors_quote_the_bad_value(args: list[str], message: str) -
 
 
 def test_bot_names_and_seat_commands() -> None:
-    from referee.human.command import _bot_name, _other_seats
+    from referee.human.adapter import program_name as _bot_name
+    from referee.human.command import _other_seats
 
     assert _bot_name(["python3", "bots/heuristic_bot.py"]) == "heuristic"
     assert _bot_name(["node", "bots/js/random_bot.js", "--level", "3"]) == "random"
@@ -231,3 +230,17 @@ def test_result_text_from_the_persons_side() -> None:
         "Match record and logs: out",
     ]
     assert all(len(line) <= 80 for line in text.splitlines())
+
+
+def test_human_partnership_config_seats_a_person_without_a_clock() -> None:
+    from referee.config import load_config
+
+    config = load_config(ROOT / "configs" / "human-partnership.yaml")
+    human, heuristic = config.bots
+    assert config.variant.value == "partnership" and config.concurrency == 1
+    assert human.time is not None and human.time.move_ms is None, "the per-bot override removes the move clock"
+    assert heuristic.time is None and config.bot_time(heuristic).move_ms == 1000
+    assert list(human.command[:3]) == ["python3", "-m", "referee.human"]
+    partner = human.command[human.command.index("--partner-bot") + 1]
+    assert partner == "python3 bots/heuristic_bot.py"
+    assert human.cwd == ROOT and (human.cwd / "bots" / "heuristic_bot.py").is_file()

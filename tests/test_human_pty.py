@@ -532,7 +532,7 @@ def test_partnership_full_hand_through_a_pty(spawn: Any) -> None:
     assert re.search(r"\n  \u2663 +1:4\u2663", text), "the hand shows clubs first, numbered from 1"
     assert "Trick 13:" in text and "Hand 1 scored" in text
     assert "Partner's blind nil" in text
-    assert f"Us:" in text and f"{'+' if points[0] >= 0 else ''}{points[0]}" in screen
+    assert "Us:" in text and f"{'+' if points[0] >= 0 else ''}{points[0]}" in screen
     assert "Match over:" in text
     # Colours were on (a terminal without NO_COLOR): hearts are drawn red.
     assert "\x1b[31m" in adapter.screen.raw.decode("utf-8", errors="replace")
@@ -691,6 +691,8 @@ def test_real_match_with_a_scripted_person_and_a_partner_bot(tmp_path: Path) -> 
     assert record.hands, "at least one hand was played"
     screen = (tmp_path / "seat0.txt").read_text()
     assert not (tmp_path / "seat2.txt").exists(), "the partner seat never talks to the person"
+    # The referee calls seat 2 "person" (the entry's name); the screen names the real player.
+    assert "Partner: heuristic" in screen and re.search(r"\n  Partner +heuristic +\d", screen)
     assert screen.count("Trick 13:") == len(record.hands)
     assert "Hand 1 scored" in screen and "Match over:" in screen
     for hand in record.hands:

@@ -30,11 +30,13 @@ import contextlib
 import dataclasses
 import json
 import os
+import re
 import select
 import signal
 import subprocess
 import sys
 import termios
+from pathlib import Path
 from typing import Any, Callable, Iterator, Mapping, Sequence, TextIO, TypeVar
 
 from referee.cards import SUIT_NAMES, SUITS
@@ -45,11 +47,11 @@ from .render import (
     Seating,
     Style,
     View,
+    draw_block,
     hand_lines,
     hand_summary,
     help_text,
     match_summary,
-    score_line,
     sorted_hand,
     status_block,
     trick_summary,
@@ -65,6 +67,7 @@ __all__ = [
     "SetupError",
     "open_person",
     "play_refusal",
+    "program_name",
     "relay",
     "run_adapter",
 ]
@@ -287,6 +290,10 @@ class PersonIO:
                     self._in.fill()
 
 
+class _UnanswerableRequest(Exception):
+    """A request the adapter cannot answer legally (never guessed at)."""
+
+
 @dataclasses.dataclass
 class _Question:
     """One open request: its type, the view to redraw and the screen's card list."""
@@ -301,8 +308,16 @@ class _Question:
 class Adapter:
     """Turns protocol requests into questions and the person's answers into legal replies."""
 
-    def __init__(self, proto: ProtocolIO, person: PersonIO, style: Style, name: str = "human") -> None:
+    def __init__(
+        self,
+        proto: ProtocolIO,
+        person: PersonIO,
+        style: Style,
+        name: str = "human",
+        partner_name: str | None = None,
+    ) -> None:
         self.proto = proto
+        self.partner_name = partner_name
         self.person = person
         self.style = style
         self.name = name
@@ -345,7 +360,17 @@ class Adapter:
     # -- events -------------------------------------------------------------
 
     def narrate(self, event: Mapping[str, Any]) -> None:
-        """Tell the person what an event means (events need no answer)."""
+        """Tell the person what an event means (events need no answer).
+
+        Events only inform: one the adapter cannot read is logged and skipped
+        rather than costing the person their seat.
+        """
+        try:
+            self._narrate(event)
+        except (KeyError, TypeError, ValueError, IndexError) as exc:
+            _log(f"could not show event {dict(event)!r}: {exc!r}")
+
+    def _narrate(self, event: Mapping[str, Any]) -> None:
         kind = event.get("type")
         seating = self.seating
         if kind == "hand_start":
@@ -362,7 +387,7 @@ class Adapter:
                 self.person.show(self.style.bold(f"  {seating.label(seat)} bids blind nil!"))
         elif kind == "received" and seating:
             source = event.get("from")
-            who = "From the discards you got" if source == "discards" else f"{seating.label(int(source))} passed you"
+            who = f"{seating.label(source)} passed you" if isinstance(source, int) else "From the discards you got"
             self.person.show(f"  {who}: {self.style.cards(sorted_hand(event.get('cards') or []))}")
         elif kind == "trick" and seating:
             self.trick_no += 1
@@ -400,9 +425,18 @@ class Adapter:
         return handler(request, view)
 
     def _hello(self, request: Mapping[str, Any]) -> dict[str, Any]:
-        variant = Variant.parse(request.get("variant"))
-        names = tuple(str(n) for n in (request.get("names") or [f"seat {i}" for i in range(variant.seats)]))
-        self.seating = Seating(variant, int(request.get("seat", 0)), names)
+        try:
+            variant = Variant.parse(request.get("variant"))
+        except ValueError as exc:
+            raise _UnanswerableRequest(f"hello: {exc}") from None
+        names = [str(n) for n in (request.get("names") or [f"seat {i}" for i in range(variant.seats)])]
+        seat = int(request.get("seat", 0))
+        partner = (seat + 2) % variant.seats
+        if self.partner_name and variant is Variant.PARTNERSHIP and partner < len(names):
+            # The referee names both seats after our tournament entry; the
+            # partner seat is really played by the --partner-bot program.
+            names[partner] = self.partner_name
+        self.seating = Seating(variant, seat, tuple(names))
         self.rules = dict(request.get("rules") or {})
         self.time = request.get("time")
         self.person.show(welcome(self.seating, self.rules, self.time, self.style))
@@ -447,17 +481,8 @@ class Adapter:
         assert self.seating is not None
         card = str(request.get("card"))
         q = _Question("keep", view, "draw", sorted_hand(view.hand))
+        self.person.show(draw_block(view, self.seating, self.style, self.rules.get("target"), card))
         s = self.style
-        head = [f"Hand {view.hand_no}", f"the draw, card {len(view.hand) + 1} of 13"]
-        lines = [s.rule(s.sep.join(head))]
-        if not view.hand:
-            lines.append("  " + score_line(self.seating, view.score, view.bags, self.rules.get("target"), s))
-        bids = [f"{self.seating.label(i)} bid {'blind nil' if view.blind[i] else b}" for i, b in enumerate(view.bids) if b is not None]
-        if bids:
-            lines.append("  " + s.sep.join(bids).strip())
-        lines.append(f"  You hold  {s.cards(sorted_hand(view.hand)) if view.hand else s.dim('(nothing yet)')}")
-        lines.append(f"  You drew  {s.card(card)}")
-        self.person.show(lines)
         keep = self._ask(
             q,
             f"Keep {s.card(card)}? y: keep it, n: discard it and take the next card",
@@ -527,15 +552,12 @@ class Adapter:
                 raise InputError(refusal)
             return card
 
-        card = self._ask(q, _play_prompt(view, legal, self.style), parse)
+        card = self._ask(q, _play_prompt(view), parse)
         return {"card": card}
 
 
-class _UnanswerableRequest(Exception):
-    """A request the adapter cannot answer legally (never guessed at)."""
-
-
-def _play_prompt(view: View, legal: Sequence[str], style: Style) -> str:
+def _play_prompt(view: View) -> str:
+    """The play question, naming the constraint that applies (follow suit, unbroken spades)."""
     if view.trick:
         led = view.trick[0][1][1]
         if any(c[1] == led for c in view.hand):
@@ -616,6 +638,26 @@ def choose_style(person: PersonIO, ascii_only: bool, color: bool | None) -> Styl
     return Style(symbols=True, color=color)
 
 
+_INTERPRETERS = re.compile(r"(python|pypy|node|deno|ruby|perl|php|java|bash|sh|env|uv|run)[\d.]*(\.exe)?")
+
+
+def program_name(argv: Sequence[str]) -> str:
+    """A short display name from a bot command: ``python3 bots/random_bot.py`` -> ``random``.
+
+    The first word that is neither an interpreter nor an option names the
+    program; a ``_bot`` suffix is dropped (every seat here is a bot) so names
+    fit the table's 15 columns.
+    """
+    for word in argv:
+        stem = Path(word).stem
+        if word.startswith("-") or _INTERPRETERS.fullmatch(Path(word).name) or not stem:
+            continue
+        if stem.endswith("_bot") and len(stem) > 4:
+            stem = stem[:-4]
+        return stem[:15]
+    return Path(argv[0]).name[:15] if argv else "bot"
+
+
 def relay(argv: Sequence[str], proto: ProtocolIO, hello: Mapping[str, Any], out_fd: int) -> int:
     """Hand this seat to the bot ``argv``: it answers the referee directly.
 
@@ -687,7 +729,7 @@ def run_adapter(
     for sig in (signal.SIGTERM, signal.SIGHUP):
         signal.signal(sig, _terminate)
     style = choose_style(person, ascii_only, color)
-    adapter = Adapter(proto, person, style, name)
+    adapter = Adapter(proto, person, style, name, program_name(partner_bot) if partner_bot else None)
     try:
         return adapter.run()
     except KeyboardInterrupt:

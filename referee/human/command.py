@@ -12,7 +12,6 @@ import contextlib
 import json
 import os
 import random
-import re
 import shlex
 import sys
 import termios
@@ -21,9 +20,11 @@ from typing import Any, Iterator
 
 import click
 
+from referee.match import MatchSpec, SeatSpec, TimeControl, run_match
+from referee.outcomes import FaultPolicy
 from referee.rules import RuleError, Rules, Variant
 
-from .adapter import run_adapter
+from .adapter import program_name, run_adapter
 
 __all__ = ["human_command", "play_command"]
 
@@ -101,26 +102,6 @@ def _terminal_restored(path: str) -> Iterator[None]:
             os.close(fd)
 
 
-_INTERPRETERS = re.compile(r"(python|pypy|node|deno|ruby|perl|php|java|bash|sh|env|uv|run)[\d.]*(\.exe)?")
-
-
-def _bot_name(argv: list[str]) -> str:
-    """A short display name from a bot command: ``python3 bots/random_bot.py`` -> ``random``.
-
-    The first word that is neither an interpreter nor an option names the
-    program; a ``_bot`` suffix is dropped (every seat here is a bot) so names
-    fit the table's 15 columns.
-    """
-    for word in argv:
-        stem = Path(word).stem
-        if word.startswith("-") or _INTERPRETERS.fullmatch(Path(word).name) or not stem:
-            continue
-        if stem.endswith("_bot") and len(stem) > 4:
-            stem = stem[:-4]
-        return stem[:15]
-    return Path(argv[0]).name[:15] if argv else "bot"
-
-
 def _other_seats(bots: tuple[str, ...], count: int) -> list[list[str]]:
     """One command per other seat, clockwise from your left.
 
@@ -180,9 +161,6 @@ def play_command(
     You take one seat through the human adapter; the other seats run the
     heuristic bot unless you name others with --bot.
     """
-    from referee.match import MatchSpec, SeatSpec, TimeControl, run_match  # the runner is only needed here
-    from referee.outcomes import FaultPolicy
-
     game = Variant.parse(variant)
     if not 0 <= seat < game.seats:
         raise click.BadParameter(f"must be 0-{game.seats - 1} in the {game.value} game, got: {seat}", param_hint="--seat")
@@ -209,7 +187,7 @@ def play_command(
     # cwd is the repository root so `-m referee.human` imports this very package.
     seats[seat] = SeatSpec(name=name, command=adapter, cwd=str(_ROOT), env=None, time=human_time)
     for offset, argv in enumerate(others, start=1):
-        seats[(seat + offset) % game.seats] = SeatSpec(name=_bot_name(argv), command=argv, cwd=None, env=None, time=None)
+        seats[(seat + offset) % game.seats] = SeatSpec(name=program_name(argv), command=argv, cwd=None, env=None, time=None)
     spec = MatchSpec(
         variant=game,
         rules=rules,

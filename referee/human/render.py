@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import dataclasses
 import re
-import textwrap
 from typing import Any, Iterable, Mapping, Sequence
 
 from referee.cards import RANKS, SUIT_SYMBOLS, SUITS
@@ -27,11 +26,15 @@ __all__ = [
     "Style",
     "View",
     "WIDTH",
+    "contract_line",
+    "draw_block",
     "explain_hand",
     "hand_lines",
     "hand_summary",
     "help_text",
     "match_summary",
+    "score_line",
+    "sorted_hand",
     "status_block",
     "trick_summary",
     "visible_len",
@@ -222,6 +225,23 @@ def score_line(seating: Seating, score: Sequence[int], bags: Sequence[int], targ
     return style.sep.join(parts)
 
 
+def contract_line(view: View, seating: Seating, style: Style) -> str:
+    """``Tricks toward the bids: Us 3 of 7 · Them 5 of 6``.
+
+    Only non-nil bidders count toward a contract (a nil bidder's tricks are
+    bags), so this is the number a player plans with.
+    """
+    parts = []
+    for side in (seating.my_side, 1 - seating.my_side):
+        members = [s for s in range(seating.seats) if seating.variant.side_of(s) == side]
+        bids = [view.bids[s] for s in members if s < len(view.bids)]
+        contract = sum(b for b in bids if b)
+        have = sum(view.tricks[s] for s in members if s < len(view.bids) and view.bids[s])
+        label = seating.side_label(side)
+        parts.append(f"{label} {have} of {contract}" if contract else f"{label} bid nil only")
+    return "Tricks toward the bids: " + style.sep.join(parts)
+
+
 def _bid_text(bid: int | None, blind: bool) -> str:
     if bid is None:
         return "-"
@@ -293,6 +313,8 @@ def status_block(
         lines.append("  Bids so far: " + (style.sep.join(made).strip() if made else "none yet"))
     else:
         lines.extend(_seat_rows(view, seating, style, phase))
+    if phase == "play":
+        lines.append("  " + contract_line(view, seating, style))
     lines.append("  " + score_line(seating, view.score, view.bags, target, style))
     if view.move_ms is not None:
         clock = f"  clock: {view.move_ms / 1000:g} s per decision"
@@ -301,6 +323,24 @@ def status_block(
         lines.append(style.dim(clock))
     if phase != "blind":
         lines.extend(hand_lines(view.hand, style, playable if phase == "play" else None))
+    return lines
+
+
+def draw_block(view: View, seating: Seating, style: Style, target: int | None, card: str) -> list[str]:
+    """The two-player draw: the cards kept so far and the card just drawn.
+
+    Compact on purpose: there are thirteen of these per hand and only the
+    drawn card is new each time.
+    """
+    head = [f"Hand {view.hand_no}", f"the draw, card {len(view.hand) + 1} of 13"]
+    lines = [style.rule(style.sep.join(head))]
+    lines.append("  " + score_line(seating, view.score, view.bags, target, style))
+    bids = [f"{seating.label(s)} bid {_bid_text(view.bids[s], view.blind[s])}" for s in seating.order() if view.bids[s] is not None]
+    if bids:
+        lines.append("  " + style.sep.join(bids))
+    held = style.cards(sorted_hand(view.hand)) if view.hand else style.dim("(nothing yet)")
+    lines.append(f"  You hold  {held}")
+    lines.append(f"  You drew  {style.card(card)}")
     return lines
 
 
@@ -547,8 +587,9 @@ def help_text(kind: str) -> list[str]:
         )
     elif kind == "keep":
         body = (
-            "y (or keep): keep the card you drew; the next card is discarded unseen by",
-            "your opponent. n (or discard): discard it and keep the next card instead.",
+            "y (or keep): keep the card you drew and discard the next one.",
+            "n (or discard): discard it and keep the next card instead.",
+            "You see both cards either way; your opponent sees neither.",
         )
     elif kind == "discard":
         body = _HELP_CARDS + (

@@ -1,0 +1,118 @@
+"""``spades run`` and ``spades standings``: the tournament commands.
+
+Registered on the ``spades`` group by :mod:`referee.cli`. Standings go to
+stdout; progress, information and warnings to stderr, so
+``spades run cfg.yaml --quiet > standings.txt`` captures the tables only.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import shlex
+import sys
+from pathlib import Path
+
+import click
+
+from .config import ConfigError, load_config, shown_path as _shown
+from .results import ResultsError, ResultsFolder
+from .standings import FORMATS, render, standings_from_folder
+from .tournament import Tournament
+
+__all__ = ["run_command", "standings_command"]
+
+
+class InputError(click.ClickException):
+    """Bad input (config, folder): exit status 2, as for usage errors."""
+
+    exit_code = 2
+
+
+def _err(text: str) -> None:
+    click.echo(text, err=True)
+
+
+@click.command("run")
+@click.argument("config_file", metavar="CONFIG", type=click.Path(path_type=Path))
+@click.option("--concurrency", "-j", type=int, default=None, metavar="N",
+              help="Matches at once (default: the config's 'concurrency').")
+@click.option("--output", type=click.Path(file_okay=False, path_type=Path), default=None,
+              help="Results folder (default: the config's 'output', else results/<name>).")
+@click.option("--fresh", is_flag=True,
+              help="Start over: move an existing results folder aside to <folder>.old-<time> (nothing is deleted).")
+@click.option("--format", "fmt", type=click.Choice(FORMATS), default="table", show_default=True,
+              help="Format of the standings printed at the end (and of standings.txt).")
+@click.option("--quiet", "-q", is_flag=True, help="No progress or messages on stderr; print only the standings.")
+def run_command(config_file: Path, concurrency: int | None, output: Path | None, fresh: bool, fmt: str,
+                quiet: bool) -> None:
+    """Play a tournament from a YAML config and print the standings.
+
+    Re-running the same command resumes: finished matches (in
+    <output>/matches.jsonl) are kept and only the rest is played. Ctrl-C stops
+    cleanly at any time.
+
+    \b
+    Examples:
+      spades run configs/demo.yaml
+      spades run configs/two-player.yaml --concurrency 4 --quiet
+      spades run configs/demo.yaml --fresh
+    """
+    if concurrency is not None and concurrency < 1:
+        raise click.BadParameter(f"must be at least 1, got: {concurrency}", param_hint="--concurrency")
+    try:
+        config = load_config(config_file)
+    except ConfigError as exc:
+        raise InputError(f"invalid config\n{exc}") from None
+    if output is not None:
+        config = dataclasses.replace(config, output=output.resolve())
+    say = None if quiet else _err
+    tournament = Tournament(config, concurrency=concurrency, fresh=fresh,
+                            progress_stream=None if quiet else sys.stderr, say=say, fmt=fmt)
+    try:
+        outcome = tournament.run()
+    except ResultsError as exc:
+        raise InputError(str(exc)) from None
+
+    again = "spades run " + shlex.quote(os.fspath(config_file))
+    if output is not None:
+        again += " --output " + shlex.quote(os.fspath(output))
+    folder = _shown(outcome.folder)
+    if outcome.error is not None:
+        _err(f"Error: the tournament stopped: {outcome.error}")
+        _err(f"{outcome.already + outcome.played} of {outcome.total} matches are saved in {folder}. "
+             f"Fix the problem, then run `{again}` to play the rest.")
+        sys.exit(outcome.exit_code)
+    if outcome.interrupted_by is not None:
+        left = outcome.total - outcome.already - outcome.played
+        _err(f"Interrupted: {outcome.already + outcome.played} of {outcome.total} matches are finished and saved "
+             f"in {folder}; every bot process has been ended.")
+        _err(f"Run `{again}` to play the other {left} (finished matches are kept). "
+             f"`spades standings {shlex.quote(folder)}` shows the standings so far.")
+        sys.exit(outcome.exit_code)
+    click.echo(outcome.standings_text, nl=False)
+    if not quiet:
+        _err(f"{outcome.played} match(es) played in {outcome.seconds:.1f} s; results in {folder} "
+             "(standings.txt, matches.jsonl, logs/).")
+
+
+@click.command("standings")
+@click.argument("results_dir", metavar="RESULTS_DIR", type=click.Path(path_type=Path))
+@click.option("--format", "fmt", type=click.Choice(FORMATS), default="table", show_default=True)
+def standings_command(results_dir: Path, fmt: str) -> None:
+    """Print the standings of a results folder (as `spades run` printed them).
+
+    \b
+    Examples:
+      spades standings results/demo
+      spades standings results/demo --format markdown > standings.md
+      spades standings results/demo --format json | jq '.bots[0]'
+    """
+    folder = ResultsFolder(results_dir)
+    if not results_dir.is_dir():
+        raise InputError(f"no such results folder: {os.fspath(results_dir)}")
+    if not folder.is_results_folder():
+        raise InputError(f"{os.fspath(results_dir)} is not a results folder (it has no config.yaml or "
+                         "matches.jsonl); give the folder `spades run` wrote, e.g. results/demo")
+    report = standings_from_folder(folder, warn=_err)
+    click.echo(render(report, fmt), nl=False)
