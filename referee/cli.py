@@ -8,10 +8,7 @@ results folder), ``human`` (the text adapter a person plays through) and
 
 from __future__ import annotations
 
-import os
-import re
 import shlex
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -138,7 +135,7 @@ def match_command(variant: str, bots: tuple[str, ...], names: tuple[str, ...], s
 
 
 def _register_optional() -> None:
-    """Sub-commands living in their own modules."""
+    """Sub-commands living in their own modules (imported here, after ``cli`` exists)."""
     from .checkbot import check_bot_command
     from .human.command import human_command, play_command
     from .tournament_cli import run_command, standings_command
@@ -150,12 +147,7 @@ def _register_optional() -> None:
     cli.add_command(play_command, "play")
 
 
-try:
-    _register_optional()
-except ImportError as _exc:  # pragma: no cover - only while a module is missing in development
-    if os.environ.get("SPADES_DEV_STRICT"):
-        raise
-    _MISSING = str(_exc)
+_register_optional()
 
 
 def main() -> None:

@@ -158,7 +158,7 @@ _NO_CLOCK_S = 86400.0
 class _Seat:
     """Runner-side bookkeeping of one seat."""
 
-    __slots__ = ("index", "spec", "transport", "clock", "time", "faults", "dead", "resync", "name")
+    __slots__ = ("index", "spec", "transport", "clock", "time", "faults", "dead", "resync", "stale", "name")
 
     def __init__(self, index: int, spec: SeatSpec, transport: Transport, time_control: TimeControl):
         self.index, self.spec, self.transport, self.time = index, spec, transport, time_control
@@ -168,6 +168,7 @@ class _Seat:
         self.faults = 0
         self.dead = False  # no further answers can be trusted (crash, oversize, ...)
         self.resync = False  # a late answer may still be in the pipe (substitute after timeout)
+        self.stale: set[int] = set()  # ids of requests that timed out: their answers are dropped
 
     def time_field(self) -> dict[str, Any]:
         if self.clock is None:
@@ -215,6 +216,15 @@ class _Transcript:
     def close(self) -> None:
         if self._fh is not None:
             self._fh.close()
+
+
+def _answers_stale(line: str, stale: set[int]) -> bool:
+    """Whether an answer line carries the id of a request that already timed out."""
+    try:
+        obj = json.loads(line)
+    except ValueError:
+        return False
+    return isinstance(obj, dict) and obj.get("id") in stale and not isinstance(obj.get("id"), bool)
 
 
 def _is_json_object(line: str) -> bool:
@@ -310,6 +320,7 @@ class _Runner:
         self.faults: list[Fault] = []
         self.state: State = new_match(spec.variant, spec.rules, spec.seed, spec.deals)
         self.request_id = 0
+        self._last_id: int | None = None
 
     # ------------------------------------------------------------ faults
 
@@ -325,6 +336,8 @@ class _Runner:
             seat.dead = True
         elif kind is FaultKind.TIMEOUT:
             seat.resync = True
+            if self._last_id is not None:
+                seat.stale.add(self._last_id)
         ends = self.spec.faults is FaultPolicy.FORFEIT or seat.faults >= self.spec.max_faults
         if not seat.dead or ends:
             message = detail if not ends else f"{kind.value}: {detail}; you forfeit the match"
@@ -423,7 +436,7 @@ class _Runner:
                 self.state = step(st, fallback_action(st))
             return
         self.request_id += 1
-        rid = self.request_id
+        rid = self._last_id = self.request_id
         phase = st.phase
         sent = None
         try:
@@ -433,6 +446,11 @@ class _Runner:
             transport.check_unexpected()
             sent = dumps(protocol.request(st, rid, seat.time_field()))
             line, elapsed = transport.request(sent, seat.allowance())
+            while seat.stale and _answers_stale(line, seat.stale):
+                # The late answer to a request that already timed out: drop it
+                # and keep reading for this request's answer, on the same clock.
+                line, more = transport.read_line(max(seat.allowance() - elapsed, 0.001))  # type: ignore[attr-defined]
+                elapsed += more
             if seat.clock is not None:
                 seat.clock.charge(elapsed)
             action, _ = protocol.parse_answer(line, rid, phase)
@@ -446,7 +464,7 @@ class _Runner:
         self.state = step(st, action)
 
     def _resync(self, seat: _Seat) -> None:
-        """After a timeout under ``substitute``: drop a late answer if one came."""
+        """After a timeout under ``substitute``: drop a late answer that already came."""
         seat.resync = False
         drop = getattr(seat.transport, "discard_pending", None)
         if drop is not None:

@@ -133,8 +133,12 @@ def test_substitute_policy_plays_for_the_bot_then_forfeits_after_max_faults(tmp_
     assert len(errors) == 3 and "forfeit" in errors[-1]["message"] and "forfeit" not in errors[0]["message"]
 
 
-def test_substitute_policy_survives_a_single_slow_answer(tmp_path, marker):
-    record = play(tmp_path, marker, ["--slow", "600", "--at-hand", "1", "--on", "bid"], faults=FaultPolicy.SUBSTITUTE,
-                  max_faults=10, rules=Rules(max_hands=1), time=TimeControl(300, 0, 5000))
-    assert record.faults and all(f.kind is FaultKind.TIMEOUT for f in record.faults)
-    assert record.reason in (EndReason.MAX_HANDS, EndReason.FORFEIT)
+def test_substitute_policy_drops_a_late_answer_and_goes_on(tmp_path, marker):
+    # The bid answer comes after the move time and the bank: one timeout; the
+    # referee bids for the bot, drops the late answer when it arrives and
+    # reads the bot's answer to the next request as usual.
+    record = play(tmp_path, marker, ["--slow", "900", "--on", "bid"], faults=FaultPolicy.SUBSTITUTE,
+                  max_faults=3, rules=Rules(max_hands=1, blind_nil=False), time=TimeControl(300, 300, 5000))
+    assert [(f.seat, f.kind) for f in record.faults] == [(1, FaultKind.TIMEOUT)]
+    assert record.reason is EndReason.MAX_HANDS
+    assert record.hands[0]["bids"][1] == 1  # the referee's substitute bid

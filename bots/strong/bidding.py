@@ -30,6 +30,10 @@ from .sampler import knowledge, sample_deals
 from .view import View
 
 
+# Smallest modelled nil success rate for which Nil is even simulated (see decide_bid).
+NIL_MIN_PROBABILITY = 0.72
+
+
 @dataclasses.dataclass
 class BidConfig:
     """Work limits of one bidding decision."""
@@ -69,7 +73,11 @@ def decide_bid(view: View, rules: RuleSet, legal: Sequence[int], cfg: BidConfig,
     cands = [b for b in legal if b > 0 and centre - 2 <= b <= centre + 2]
     if not cands:
         cands = [min((b for b in legal if b > 0), key=lambda b: abs(b - est), default=legal[0])]
-    if 0 in legal and rules.nil:
+    # Nil only when the fitted model (real, imperfect-information play) gives it a good
+    # chance: perfect-information playouts are optimistic about nils, whose success hangs
+    # on what nobody can see. Never two nils on one side.
+    partner_nil = n == 4 and view.bids[(me + 2) % 4] == 0
+    if 0 in legal and rules.nil and not partner_nil and nil_probability(view.hand, n) >= NIL_MIN_PROBABILITY:
         cands.append(0)
     if len(cands) == 1:
         return cands[0]
