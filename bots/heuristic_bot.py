@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import os
 import sys
-from math import comb
 from typing import Iterable
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -32,7 +31,7 @@ import spadesbot  # noqa: E402  (import after the path fix, so the bot runs from
 from spadesbot import Bot, State  # noqa: E402
 
 SPADE = 3
-ACE, KING, QUEEN, JACK, TEN = 12, 11, 10, 9, 8
+QUEEN, TEN = 10, 8  # rank indexes
 
 
 def ci(name: str) -> int:
@@ -46,10 +45,12 @@ def cn(card: int) -> str:
 
 
 def suit(card: int) -> int:
+    """Suit index of a card int: 0 clubs .. 3 spades."""
     return card // 13
 
 
 def rank(card: int) -> int:
+    """Rank index of a card int: 0 for a 2 .. 12 for an ace."""
     return card % 13
 
 
@@ -69,7 +70,6 @@ class View:
 
     def __init__(self, state: State, seen_out: Iterable[int] = ()) -> None:
         self.st = state
-        self.me = state.seat
         self.hand = sorted(ci(c) for c in state.hand)
         self.mine = set(self.hand)
         self.played = {ci(c) for _, c in state.played}
@@ -90,9 +90,11 @@ class View:
         return sum(1 for r in range(rank(card) + 1, 13) if base + r not in self.mine and base + r not in self.out)
 
     def unseen_in_suit(self, s: int) -> int:
+        """Cards of suit ``s`` that may still be in another hand."""
         return sum(1 for r in range(13) if s * 13 + r not in self.mine and s * 13 + r not in self.out)
 
     def is_boss(self, card: int) -> bool:
+        """Whether no card that may still be in another hand outranks ``card`` in its suit."""
         return self.unseen_higher(card) == 0
 
     def may_ruff(self, seat: int, s: int) -> bool:
@@ -112,6 +114,7 @@ class View:
         return not any(self.may_ruff(s, suit(card)) for s in seats if s in self.opponents)
 
     def winner(self) -> tuple[int, int] | None:
+        """``(seat, card)`` winning the trick in progress, None before the lead."""
         if not self.trick:
             return None
         seat, best = self.trick[0]
@@ -121,6 +124,7 @@ class View:
         return seat, best
 
     def suit_cards(self, s: int) -> list[int]:
+        """This seat's cards of suit ``s``, lowest first."""
         return [c for c in self.hand if suit(c) == s]
 
 
@@ -134,49 +138,43 @@ SPADE_VALUE = {2: (1.0, 0.9, 0.75, 0.5, 0.3), 4: (1.0, 0.85, 0.6, 0.3, 0.1)}
 
 
 def estimate_tricks(view: View) -> float:
-    """Expected tricks of the hand in ``view``, before any card is played."""
+    """Raw trick count of the hand in ``view`` before any card is played (see :func:`expected_tricks`)."""
     seats = view.st.seats
     hand = view.hand
-    spades = [c for c in hand if suit(c) == SPADE]
-    n_spades = len(spades)
+    n_spades = sum(1 for c in hand if suit(c) == SPADE)
     total = 0.0
     # Spades: honours by how many unseen spades outrank them (they need guards to
-    # survive), then long spades win once the others run out.
+    # survive), then long spades win once the others have run out.
     honours = 0
-    values = SPADE_VALUE[seats]
-    for c in sorted(spades, reverse=True):
+    spade_values = SPADE_VALUE[seats]
+    for c in hand:
+        if suit(c) != SPADE:
+            continue
         h = view.unseen_higher(c)
-        if h < len(values):
+        if h < len(spade_values):
             guarded = n_spades > h  # enough spades to wait for the higher ones to fall
-            total += values[h] if guarded else values[h] * 0.4
+            total += spade_values[h] if guarded else spade_values[h] * 0.4
             honours += 1
     length_tricks = max(0, n_spades - (4 if seats == 4 else 3)) * 0.9
     total += length_tricks
-    # Side suits.
+    # Side suits: honours the same way; short suits are ruffing chances.
+    side_values = SIDE_VALUE[seats]
     ruff = 0.0
     for s in range(3):
         cards = sorted((c for c in hand if suit(c) == s), reverse=True)
         length = len(cards)
-        if length == 0:
-            ruff += 1.2
-            continue
-        if length == 1:
-            ruff += 0.7
-        elif length == 2:
-            ruff += 0.25
-        values = SIDE_VALUE[seats]
+        ruff += (1.2, 0.7, 0.25)[length] if length < 3 else 0.0
         # Long side suits get ruffed before their honours cash (more so with 4 players).
         long_cut = 1.0 if length <= (4 if seats == 4 else 6) else 0.6
-        for c in cards[: len(values)]:
+        for c in cards[: len(side_values)]:
             h = view.unseen_higher(c)
-            if h >= len(values):
-                continue
-            guarded = length > h  # enough cards to wait for the higher ones to fall
-            v = values[h] if guarded else values[h] * 0.35
-            total += v * long_cut
+            if h < len(side_values):
+                guarded = length > h
+                total += (side_values[h] if guarded else side_values[h] * 0.35) * long_cut
         if seats == 2 and length >= 5:
-            # One opponent holding about half of the rest: long suits run.
+            # One opponent holding about half of the rest: a long suit runs.
             total += (length - 4) * 0.3
+    # Ruffs need spades beyond those already counted as honours or length winners.
     spare = max(0, n_spades - honours - int(length_tricks))
     total += min(ruff, spare) * 0.75
     return total
@@ -270,28 +268,33 @@ class HeuristicBot(Bot):
 
     # Events -----------------------------------------------------------------------
     def on_hand_start(self, msg: dict) -> None:
+        """A new hand: forget the last hand's discards."""
         self.seen_discards.clear()
         self.hand_no = msg.get("hand")
 
     def on_drawn(self, msg: dict) -> None:
+        """Two-player draw turn: remember the card we discarded (nobody holds it)."""
         card = msg.get("discarded")
         if isinstance(card, str):
             self.seen_discards.add(ci(card))
 
-    def view(self, state: State) -> View:
-        """Build the :class:`View`, with the discards this seat knows to be out of play."""
+    def known_discards(self, state: State) -> set[int]:
+        """Two-player: the discards this seat saw (events and ``state.discards``), none held."""
         if state.hand_no != self.hand_no and state.hand_no:
             # A hand we were not told about (no hand_start seen): old discards are stale.
             self.seen_discards.clear()
             self.hand_no = state.hand_no
-        seen: set[int] = set()
-        if not state.partnership:
-            seen = set(self.seen_discards) | {ci(c) for c in state.discards}
-            seen -= {ci(c) for c in state.hand}
-            opp = 1 - state.seat
-            if state.blind[opp] and state.rules.get("blind_nil_cards", 3):
-                # A Blind Nil opponent may have drawn some of them back.
-                seen = set()
+        if state.partnership:
+            return set()
+        known = set(self.seen_discards) | {ci(c) for c in state.discards}
+        return known - {ci(c) for c in state.hand}
+
+    def view(self, state: State) -> View:
+        """Build the :class:`View`, with the discards this seat knows to be out of play."""
+        seen = self.known_discards(state)
+        if seen and state.blind[1 - state.seat] and state.rules.get("blind_nil_cards", 3):
+            # A Blind Nil opponent may have drawn some of them back.
+            seen = set()
         return View(state, seen)
 
     # Blind Nil ---------------------------------------------------------------------
@@ -332,6 +335,7 @@ class HeuristicBot(Bot):
         return value
 
     def keep(self, state: State, card: str) -> bool:
+        """Keep the drawn card when it beats the average unseen card (the blind alternative)."""
         v = self.view(state)
         c = ci(card)
         plan_nil = self.nil_plan(state)
@@ -344,14 +348,12 @@ class HeuristicBot(Bot):
     def discard(self, state: State, max_cards: int) -> list[str]:
         """Two-player Blind Nil: swap the cards more dangerous than an average replacement."""
         v = self.view(state)
-
-        def danger(c: int) -> float:
-            return -self.keep_value(c, True, v.hand)
-
+        danger = nil_card_danger
         # Replacements come from the 26 discards: the ones this seat saw plus the
         # opponent's, which are as likely as any unseen card.
-        known = [c for c in self.seen_discards if c not in v.mine]
-        unknown = [c for c in range(52) if c not in v.mine and c not in self.seen_discards]
+        seen = self.known_discards(state)
+        known = list(seen)
+        unknown = [c for c in range(52) if c not in v.mine and c not in seen]
         pool = len(known) + len(unknown) / 2 if unknown else len(known)
         if pool <= 0:
             return []

@@ -24,6 +24,7 @@ from __future__ import annotations
 import dataclasses
 import os
 import queue
+import shutil
 import signal
 import threading
 import time
@@ -202,6 +203,7 @@ class Progress:
         self.done = already
         self.leader = ""
         self._last_plain = 0.0
+        self._last_draw = 0.0
         self._drawn = False
 
     def _line(self) -> str:
@@ -227,14 +229,17 @@ class Progress:
             self.stream.flush()
 
     def tick(self) -> None:
-        """Refresh the clock on a terminal (called about once a second)."""
-        if self.tty:
+        """Refresh the clock on a terminal (at most once a second)."""
+        if self.tty and time.monotonic() - self._last_draw >= 1.0:
             self._draw()
 
     def _draw(self) -> None:
-        self.stream.write("\r\x1b[2K" + self._line())
+        # One screen line at most: a wrapped line could not be redrawn in place.
+        width = shutil.get_terminal_size((100, 24)).columns - 1
+        self.stream.write("\r\x1b[2K" + self._line()[:max(width, 20)])
         self.stream.flush()
         self._drawn = True
+        self._last_draw = time.monotonic()
 
     def message(self, text: str) -> None:
         """Print a line without breaking the progress display."""
@@ -242,8 +247,9 @@ class Progress:
             self.stream.write("\r\x1b[2K")
         self.stream.write(text + "\n")
         if self.tty and self._drawn:
-            self.stream.write(self._line())
-        self.stream.flush()
+            self._draw()
+        else:
+            self.stream.flush()
 
     def finish(self) -> None:
         """Leave the last state on screen and end the line."""

@@ -34,14 +34,14 @@ import re
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 import pytest
 
 from referee import protocol
 from referee.cards import names_of, parse_card
 from referee.engine import Phase, State, new_match, step
-from referee.match import MatchSpec, SeatSpec, run_match
+from referee.match import MatchSpec, SeatSpec, TimeControl, run_match
 from referee.rules import Rules, Variant
 from referee.view import known_cards, seat_view
 
@@ -80,6 +80,7 @@ for line in sys.stdin:
 '''
 
 RULES = Rules(target=1000, max_hands=3)  # exactly three full hands per match
+TIME = TimeControl(move_ms=5000, bank_ms=60000)  # no timeouts on a loaded CI machine
 
 
 def card_key(card: str) -> tuple[int, int]:
@@ -169,7 +170,7 @@ class LeakChecker:
         self.stats = {"blind_nil_offers": 0, "blind_nil_bids": 0, "exchanges": 0,
                       "replacements_from_opponent": 0, "messages": 0}
 
-    def fail(self, seat: int, text: str) -> None:
+    def fail(self, seat: int, text: str) -> NoReturn:
         raise Leak(f"transcript line {self.line}, seat {seat}: {text}")
 
     def check(self, entries: list[Entry]) -> None:
@@ -185,6 +186,8 @@ class LeakChecker:
 
     def out(self, t: SeatTrack, msg: dict[str, Any]) -> None:
         kind = msg["type"]
+        if kind == "hand_start":
+            t = self.new_hand(t.seat, msg)
         reveal = getattr(self, f"on_{kind}", None)
         if reveal is not None:
             reveal(t, msg)
@@ -198,13 +201,15 @@ class LeakChecker:
             self.fail(t.seat, f"{kind} message shows {sorted(leaked, key=card_key)}, never legitimately seen "
                               f"by this seat in hand {t.hand_no}: {json.dumps(msg)[:300]}")
 
-    def on_hand_start(self, t: SeatTrack, msg: dict[str, Any]) -> None:
-        t.__init__(t.seat)  # type: ignore[misc]  # a new hand: nothing of it seen yet
-        t.hand_no = hand = msg["hand"]
-        t.holding = set() if self.two else None  # two-player hands are built by drawing
+    def new_hand(self, seat: int, msg: dict[str, Any]) -> SeatTrack:
+        """A new hand: nothing of it has been seen yet."""
+        hand = msg["hand"]
+        # Two-player hands are built by drawing; partnership cards are unseen until looked at.
+        t = self.seats[seat] = SeatTrack(seat, hand, holding=set() if self.two else None)
         self.dealer[hand] = msg["first" if self.two else "dealer"]
         self.pile.setdefault(hand, set())
         self.drawn_by.setdefault(hand, {})
+        return t
 
     def on_keep(self, t: SeatTrack, msg: dict[str, Any]) -> None:
         card = msg["card"]
@@ -216,7 +221,7 @@ class LeakChecker:
         if t.keep is None:
             self.fail(t.seat, f"drawn event {msg} without a keep answer of this seat before it "
                               "(another seat's draw shown to it)")
-        offered, kept = t.keep  # type: ignore[misc]
+        offered, kept = t.keep
         t.keep = None
         mine, other = (msg["kept"], msg["discarded"]) if kept else (msg["discarded"], msg["kept"])
         if mine != offered:
@@ -330,31 +335,32 @@ class LeakChecker:
         request, t.request = t.request, None
         if request is None or msg.get("id") != request["id"]:
             self.fail(t.seat, f"answer {msg} to no outstanding request ({request and request['id']})")
-        kind = request["type"]  # type: ignore[index]
+        kind = request["type"]
+        if kind == "hello":
+            return
         if kind == "keep":
-            t.keep = (request["card"], msg["keep"])  # type: ignore[index]
-        elif kind == "blind_nil":
+            t.keep = (request["card"], msg["keep"])
+            return
+        if kind == "blind_nil":
             t.blind_answer = msg["blind_nil"]
             self.stats["blind_nil_bids"] += bool(msg["blind_nil"])
-        elif kind == "discard":
-            gave = msg["cards"]
-            if not set(gave) <= (t.holding or set()):
-                self.fail(t.seat, f"discarded {gave}, not all its own")
+            return
+        if kind == "bid":
+            return
+        # discard, pass and play give away cards, which must be the seat's own.
+        holding = t.holding if t.holding is not None else set()
+        gave = msg["cards"] if kind in ("discard", "pass") else [msg["card"]]
+        if not set(gave) <= holding:
+            self.fail(t.seat, f"{kind} answer gives {gave}, not all of which it was shown as its own")
+        holding -= set(gave)
+        if kind == "discard":
             t.bn_discard = gave
-            t.holding -= set(gave)  # type: ignore[operator]
             t.discards |= set(gave)
         elif kind == "pass":
-            gave = msg["cards"]
-            if not set(gave) <= (t.holding or set()):
-                self.fail(t.seat, f"passed {gave}, not all its own")
-            self.passes[(t.hand_no, t.seat)] = (gave, request["to"])  # type: ignore[index]
-            t.holding -= set(gave)  # type: ignore[operator]
+            self.passes[(t.hand_no, t.seat)] = (gave, request["to"])
             t.passed |= set(gave)
-        elif kind == "play":
-            card = msg["card"]
-            if card not in (t.holding or set()):
-                self.fail(t.seat, f"played {card}, which it was never shown as its own")
-            t.holding.remove(card)  # type: ignore[union-attr]
+        else:
+            card = gave[0]
             t.played.append(card)
             self.plays[(t.hand_no, card)] = t.seat
 
@@ -457,7 +463,8 @@ def played(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Played]:
         seats = [SeatSpec(f"{kind}{i}", commands[kind] if kind in commands else [sys.executable, str(script), str(seed + i)],
                           env={"BOT_SEED": str(seed)})
                  for i, kind in enumerate(kinds)]
-        record = run_match(MatchSpec(variant, seats, rules=RULES, seed=seed, match_id=match_id, output=out))
+        record = run_match(MatchSpec(variant, seats, rules=RULES, seed=seed, match_id=match_id, output=out,
+                                     time=TIME))
         assert record.faults == [], f"{match_id}: {[f.to_dict() for f in record.faults]}"
         assert len(record.hands) == RULES.max_hands
         results[match_id] = Played(variant, seed, read_transcript(out / "logs" / f"{match_id}.jsonl"))

@@ -32,6 +32,8 @@ RANDOM = [sys.executable, str(ROOT / "bots" / "random_bot.py")]
 HEURISTIC = [sys.executable, str(ROOT / "bots" / "heuristic_bot.py")]
 HOSTILE = [sys.executable, str(ROOT / "tests" / "bots" / "hostile_bot.py")]
 RULES = Rules(target=100, max_hands=3)
+# Generous clocks: a loaded CI machine must not turn these matches into timeouts.
+TIME = TimeControl(move_ms=5000, bank_ms=60000)
 
 # Every field protocol v1 defines, per message: the schemas must require all of them.
 PROTOCOL_FIELDS: dict[str, set[str]] = {
@@ -72,15 +74,15 @@ MATCHES: dict[str, Callable[[], MatchSpec]] = {
     # Blind Nil bids and partnership exchanges happen in this one (random bots, seeded).
     "partnership": lambda: MatchSpec(
         Variant.PARTNERSHIP, [_seat(f"p{i}", RANDOM if i % 2 == 0 else HEURISTIC, 4) for i in range(4)],
-        rules=RULES, seed=4, match_id="partnership"),
+        rules=RULES, seed=4, match_id="partnership", time=TIME),
     # The draw, a Blind Nil discard with replacements; seat 1 has no move clock (as a human seat).
     "two-player": lambda: MatchSpec(
         Variant.TWO_PLAYER, [_seat("random", RANDOM, 4), _seat("heuristic", HEURISTIC, 4, TimeControl(move_ms=None))],
-        rules=RULES, seed=4, match_id="two-player"),
+        rules=RULES, seed=4, match_id="two-player", time=TIME),
     # Three illegal plays under `substitute`: two `error` events, then the forfeit one.
     "faults": lambda: MatchSpec(
         Variant.TWO_PLAYER, [_seat("renege", [*HOSTILE, "--renege"], 1), _seat("random", RANDOM, 1)],
-        rules=RULES, seed=3, match_id="faults", faults=FaultPolicy.SUBSTITUTE, max_faults=3),
+        rules=RULES, seed=3, match_id="faults", time=TIME, faults=FaultPolicy.SUBSTITUTE, max_faults=3),
 }
 
 
