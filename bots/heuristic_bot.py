@@ -318,6 +318,7 @@ class HeuristicBot(Bot):
 
     # Two-player draw -----------------------------------------------------------------
     def nil_plan(self, state: State) -> bool:
+        """Whether this seat's draw should collect low cards (it declared Blind Nil)."""
         return state.bids[state.seat] == 0 and state.blind[state.seat]
 
     @staticmethod
@@ -363,6 +364,7 @@ class HeuristicBot(Bot):
 
     # Partnership Blind Nil exchange ------------------------------------------------------
     def pass_cards(self, state: State, count: int, to: int) -> list[str]:
+        """Blind Nil exchange: the nil bidder wants low cards, its partner high ones."""
         v = self.view(state)
         if state.is_nil(state.seat):
             # The nil bidder gives away what could win: high spades, aces, kings.
@@ -374,6 +376,7 @@ class HeuristicBot(Bot):
 
     # Bidding ------------------------------------------------------------------------------
     def bid(self, state: State, legal: list[int]) -> int:
+        """Nil for a hopeless hand, else the calibrated trick count, nearest legal value."""
         v = self.view(state)
         est = expected_tricks(v)
         partner_bid = state.bids[state.partner] if state.partner is not None else None
@@ -397,6 +400,7 @@ class HeuristicBot(Bot):
 
     # Play ---------------------------------------------------------------------------------
     def play(self, state: State, legal: list[str]) -> str:
+        """Pick a card from ``legal`` (see :meth:`choose`)."""
         if len(legal) == 1:
             return legal[0]
         v = self.view(state)
@@ -404,6 +408,7 @@ class HeuristicBot(Bot):
         return cn(self.choose(v, cards))
 
     def choose(self, v: View, legal: list[int]) -> int:
+        """The card to play, by priority: own Nil, partner's Nil, opponent's Nil, then tricks or bags."""
         st = v.st
         me = st.seat
         if st.is_nil(me) and st.tricks[me] == 0:
@@ -455,6 +460,7 @@ class HeuristicBot(Bot):
 
     # Leading and following ------------------------------------------------------------------------
     def take_play(self, v: View, legal: list[int]) -> int:
+        """The side needs tricks: win this one as cheaply as is safe, unless partner has it."""
         if not v.trick:
             return self.lead_for_tricks(v, legal)
         w_seat, w_card = v.winner()  # type: ignore[misc]
@@ -483,6 +489,7 @@ class HeuristicBot(Bot):
         return min(winners, key=lambda c: (v.unseen_higher(c), rank(c)))
 
     def lead_for_tricks(self, v: View, legal: list[int]) -> int:
+        """Lead when the side needs tricks."""
         spades_held = [c for c in v.hand if suit(c) == SPADE]
         # 1. Cash a side-suit winner that no opponent is known to ruff, preferring the
         #    suit where the others still hold the most cards (least chance of a ruff).
@@ -588,6 +595,8 @@ class HeuristicBot(Bot):
                 # The nil bidder is winning: stay under them, shedding a high card.
                 return max(unders, key=lambda c: (suit(c) != SPADE, rank(c))) if unders else None
             if any(t in v.after for t in targets):
+                if w_seat in v.opponents and self.wants_tricks(st):
+                    return None  # ducking would hand the nil's partner a trick we need
                 # The nil bidder is still to play: keep the trick low so their card may top it.
                 if unders:
                     return self.cheapest(v, unders)

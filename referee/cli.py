@@ -24,17 +24,27 @@ def _echo(line: str) -> None:
     click.echo(line)
 
 
+_SCRIPT_SUFFIXES = (".py", ".js", ".mjs", ".rb", ".pl", ".sh", ".jar", ".exe", ".lua", ".php")
+_INTERPRETERS = {"python", "python3", "node", "env", "java", "ruby", "perl", "sh", "bash", "lua", "php", "pypy3"}
+
+
 def bot_name(command: str) -> str:
-    """A short display name for a bot command: its script's stem, e.g. ``heuristic_bot``."""
+    """A short display name for a bot command: its script's or program's stem, e.g. ``heuristic_bot``.
+
+    Option values (``--bid 14``) are never taken for names: the first word
+    that looks like a script wins, else the program itself.
+    """
     try:
         words = shlex.split(command)
     except ValueError:
         words = command.split()
-    for word in reversed(words):
-        stem = Path(word).stem
-        if stem and not word.startswith("-") and Path(word).suffix in (".py", ".js", ".sh", ".rb", ".pl", ""):
-            if stem not in ("python", "python3", "node", "env"):
-                return stem
+    for word in words:
+        if word.lower().endswith(_SCRIPT_SUFFIXES) and not word.startswith("-"):
+            return Path(word).stem
+    for word in words:
+        name = Path(word).name
+        if not word.startswith("-") and "=" not in word and name not in _INTERPRETERS and not name.startswith("python"):
+            return Path(word).stem or name
     return Path(words[0]).name if words else "bot"
 
 

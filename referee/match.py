@@ -158,7 +158,7 @@ _NO_CLOCK_S = 86400.0
 class _Seat:
     """Runner-side bookkeeping of one seat."""
 
-    __slots__ = ("index", "spec", "transport", "clock", "time", "faults", "dead", "resync", "stale", "name")
+    __slots__ = ("index", "spec", "transport", "clock", "time", "faults", "dead", "gone", "resync", "stale", "name")
 
     def __init__(self, index: int, spec: SeatSpec, transport: Transport, time_control: TimeControl):
         self.index, self.spec, self.transport, self.time = index, spec, transport, time_control
@@ -167,6 +167,7 @@ class _Seat:
             if time_control.move_ms is not None else None
         self.faults = 0
         self.dead = False  # no further answers can be trusted (crash, oversize, ...)
+        self.gone = False  # nothing can be sent to it any more (its input is closed)
         self.resync = False  # a late answer may still be in the pipe (substitute after timeout)
         self.stale: set[int] = set()  # ids of requests that timed out: their answers are dropped
 
@@ -324,37 +325,38 @@ class _Runner:
 
     # ------------------------------------------------------------ faults
 
-    def _fault(self, seat: _Seat, kind: FaultKind, detail: str, request: str | None = None) -> bool:
-        """Record a fault; return True when the match must end by forfeit."""
+    def _fault(self, seat: _Seat, kind: FaultKind, detail: str, request: str | None = None,
+               force_end: bool = False) -> bool:
+        """Record a fault and tell the bot; return True when the match must end by forfeit."""
         if request is not None and len(request) > _REQUEST_QUOTE:
             request = request[:_REQUEST_QUOTE] + "..."
         fault = Fault(seat.index, kind, detail, self.state.hand_no, request)
         self.faults.append(fault)
         self.transcript.note(fault.describe(self.names))
         seat.faults += 1
+        ends = force_end or self.spec.faults is FaultPolicy.FORFEIT or seat.faults >= self.spec.max_faults
+        if not seat.dead:
+            # A bot that already died was told at its first fault; don't repeat.
+            message = f"{kind.value}: {detail}; you forfeit the match" if ends else f"{kind.value}: {detail}"
+            self._send(seat, dumps(protocol.error(message)), quiet=True)
         if kind in (FaultKind.CRASH, FaultKind.OVERSIZE, FaultKind.UNEXPECTED, FaultKind.STARTUP):
             seat.dead = True
         elif kind is FaultKind.TIMEOUT:
             seat.resync = True
             if self._last_id is not None:
                 seat.stale.add(self._last_id)
-        ends = self.spec.faults is FaultPolicy.FORFEIT or seat.faults >= self.spec.max_faults
-        if not seat.dead or ends:
-            message = detail if not ends else f"{kind.value}: {detail}; you forfeit the match"
-            self._send(seat, dumps(protocol.error(message)), quiet=True)
         return ends
 
     def _send(self, seat: _Seat, line: str, quiet: bool = False) -> bool:
-        if seat.dead:
+        if seat.gone:
             return False
         try:
             seat.transport.send(line)
             return True
         except BotFault as exc:
-            if not quiet:
+            seat.gone = True
+            if not quiet and not seat.dead:
                 self._handle(seat, exc.kind, exc.detail)
-            else:
-                seat.dead = True
             return False
 
     def _handle(self, seat: _Seat, kind: FaultKind, detail: str) -> None:
@@ -380,7 +382,8 @@ class _Runner:
                 seat.transport.start()
             except BotFault as exc:
                 failed.append(seat)
-                self._fault(seat, FaultKind.STARTUP, exc.detail)
+                seat.gone = True  # never started: nothing to tell it
+                self._fault(seat, FaultKind.STARTUP, exc.detail, force_end=True)
         for seat in self.seats:
             if seat in failed:
                 continue
@@ -395,9 +398,10 @@ class _Runner:
             except (BotFault, ProtocolFault) as exc:
                 failed.append(seat)
                 kind = FaultKind.STARTUP if exc.kind in (FaultKind.TIMEOUT, FaultKind.CRASH) else exc.kind
-                self._fault(seat, kind, f"hello: {exc.detail}" if kind is not exc.kind else exc.detail)
+                # A bot that cannot even start cannot be substituted for a whole match.
+                self._fault(seat, kind, f"hello: {exc.detail}" if kind is not exc.kind else exc.detail,
+                            force_end=True)
         if failed:
-            # A bot that cannot even start cannot be substituted for a whole match.
             self.state = forfeit(self.state, [s.index for s in failed])
         if self.console:
             self.console(f"Match {spec.match_id}: {spec.variant.value}, seed {spec.seed}, "
@@ -408,11 +412,15 @@ class _Runner:
         nseats = st.nseats
         for event in st.events:
             lines: dict[int, str] = {}
+            final = event.kind == "match_end"
             for seat_index, msg in protocol.event_messages(event, nseats):
+                seat = self.seats[seat_index]
+                if seat.dead and not final:
+                    continue  # a faulted bot is told only that the match ended
                 line = lines.get(id(msg))
                 if line is None:
                     line = lines[id(msg)] = dumps(msg)
-                self._send(self.seats[seat_index], line)
+                self._send(seat, line)
                 if self.state is not st:
                     # Sending faulted a bot and ended the match: deliver the new end.
                     if self.state.over and st is not self.state:

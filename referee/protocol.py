@@ -121,7 +121,7 @@ def _quote(line: str, limit: int = 80) -> str:
     return repr(line if len(line) <= limit else line[:limit] + "...")
 
 
-def parse_answer(line: str, request_id: int, phase: Phase) -> tuple[Any, dict[str, Any]]:
+def parse_answer(line: str, request_id: int, phase: Phase | None) -> tuple[Any, dict[str, Any]]:
     """Parse an answer line into ``(action, object)``; raise ``ProtocolFault(malformed)``.
 
     Checks the framing only (a JSON object, the right ``id``, the answer
@@ -136,7 +136,7 @@ def parse_answer(line: str, request_id: int, phase: Phase) -> tuple[Any, dict[st
         raise ProtocolFault(FaultKind.MALFORMED, f"answer must be a JSON object, got a JSON {type(obj).__name__}: {_quote(line)}")
     if "id" not in obj:
         raise ProtocolFault(FaultKind.MALFORMED, f"answer has no \"id\" (expected {request_id}): got {_quote(line)}")
-    if obj["id"] != request_id or isinstance(obj["id"], bool):
+    if type(obj["id"]) is not int or obj["id"] != request_id:
         raise ProtocolFault(FaultKind.MALFORMED, f"answer has id {obj['id']!r}, expected {request_id}: got {_quote(line)}")
     if phase is None:  # hello
         name = obj.get("name")
@@ -186,11 +186,12 @@ def check_legal(st: State, action: Any) -> None:
 def illegal_message(exc: IllegalAction) -> str:
     """E.g. ``illegal card "AS": you must follow hearts; legal: ["4H","JH"]``."""
     action = exc.action
+    compact = (",", ":")
     if isinstance(action, int) and not isinstance(action, bool) and exc.phase is Phase.PLAY:
         shown = json.dumps(CARD_NAMES[action])
     elif isinstance(action, tuple):
-        shown = json.dumps([CARD_NAMES[c] for c in action])
+        shown = json.dumps([CARD_NAMES[c] for c in action], separators=compact)
     else:
-        shown = json.dumps(action)
+        shown = json.dumps(action, separators=compact)
     legal = exc.legal.replace("'", '"').replace(", ", ",")
     return f"illegal {_WHAT.get(exc.phase, 'answer')} {shown}: {exc.reason}; legal: {legal}"

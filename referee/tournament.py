@@ -204,6 +204,7 @@ class Progress:
         self.leader = ""
         self._last_plain = 0.0
         self._last_draw = 0.0
+        self._last_text = ""
         self._drawn = False
 
     def _line(self) -> str:
@@ -224,9 +225,11 @@ class Progress:
         if self.tty:
             self._draw()
         elif force or now - self._last_plain >= self.interval_s:
-            self._last_plain = now
-            self.stream.write(self._line() + "\n")
-            self.stream.flush()
+            line = self._line()
+            if line != self._last_text:  # e.g. the final line, when it was just printed
+                self.stream.write(line + "\n")
+                self.stream.flush()
+            self._last_plain, self._last_text = now, line
 
     def tick(self) -> None:
         """Refresh the clock on a terminal (at most once a second)."""
