@@ -471,7 +471,18 @@ def decide(bot: Bot, msg: Mapping[str, Any], strict: bool = False) -> dict[str, 
         log(f"{bot.name}: ignoring request of unknown type {kind!r}")
         return None
 
-    state = State.from_message(msg.get("state"), bot.variant, bot.rules, bot.seat)
+    try:
+        state = State.from_message(msg.get("state"), bot.variant, bot.rules, bot.seat)
+    except (TypeError, ValueError, IndexError) as exc:
+        if strict:
+            raise
+        # A malformed state (a referee bug): fall back to its raw hand, unsorted.
+        log(f"{bot.name}: cannot read the request's state ({exc}); using its raw hand")
+        given = msg.get("state")
+        raw: dict[str, Any] = dict(given) if isinstance(given, dict) else {}
+        hand = raw.get("hand")
+        state = State(raw=raw, seat=bot.seat or 0, hand=list(hand) if isinstance(hand, list) else [],
+                      variant=bot.variant or "partnership", rules=dict(bot.rules))
     if strict:
         value = _ask(bot, type(bot), kind, state, msg)
     else:
@@ -479,12 +490,26 @@ def decide(bot: Bot, msg: Mapping[str, Any], strict: bool = False) -> dict[str, 
             value = _ask(bot, type(bot), kind, state, msg)
         except Exception as exc:  # noqa: BLE001 - a bug must cost one weak move, not the match
             log(f"{bot.name}: {kind} raised {type(exc).__name__}: {exc}; answering the default")
-            value = _ask(bot, Bot, kind, state, msg)
+            value = _default(bot, kind, state, msg)
         else:
             if not valid_answer(kind, value, state, msg):
                 log(f"{bot.name}: {kind} returned an invalid answer: {value!r}; answering the default")
-                value = _ask(bot, Bot, kind, state, msg)
+                value = _default(bot, kind, state, msg)
     return {"id": msg["id"], ANSWER_FIELDS[kind]: value}
+
+
+def _default(bot: Bot, kind: str, state: State, msg: Mapping[str, Any]) -> Any:
+    """The base class's answer; if even that fails (a malformed request), the plainest one."""
+    try:
+        return _ask(bot, Bot, kind, state, msg)
+    except Exception as exc:  # noqa: BLE001
+        log(f"{bot.name}: the default {kind} failed too ({exc}); answering the plainest choice")
+    legal = list(msg.get("legal") or [None])
+    plain: dict[str, Any] = {
+        "blind_nil": False, "keep": True, "discard": [],
+        "pass": list(state.hand)[: _int_field(msg, "count", 0)], "bid": legal[0], "play": legal[0],
+    }
+    return plain[kind]
 
 
 def run(bot: Bot, infile: TextIO | None = None, outfile: TextIO | None = None, strict: bool = False) -> None:

@@ -24,12 +24,15 @@ import click
 
 from .botprocess import BotProcess
 from .cards import parse_cards
-from .deals import Deal, seeded_deal
+from .deals import Deal
 from .match import Fault, MatchSpec, SeatSpec, TimeControl, run_match
-from .outcomes import FaultPolicy
+from .outcomes import EndReason, FaultKind, FaultPolicy
 from .rules import Rules, Variant
 from .transports import ScriptedTransport, random_policy
 
+# Faults per scenario before the referee stops substituting: enough to list a
+# bot's distinct mistakes without waiting out dozens of timeouts.
+MAX_FAULTS = 10
 REQUEST_TYPES = ("hello", "blind_nil", "keep", "discard", "pass", "bid", "play")
 SITUATIONS = (
     "play while void in the led suit",
@@ -207,8 +210,11 @@ def run_checks(command: str | Sequence[str], move_ms: int = 1000, slow_ms: float
     faults: list[tuple[str, Fault]] = []
     received = False
     slow_limit = move_ms / 2 if slow_ms is None else slow_ms
+    stopped = None
     with tempfile.TemporaryDirectory(prefix="spades-check-") as tmp:
         for n, sc in enumerate(scenarios(quick)):
+            if stopped:
+                break
             if progress:
                 progress(f"[{n + 1}] {sc.title}")
             rng = random.Random(sc.seed)
@@ -228,10 +234,16 @@ def run_checks(command: str | Sequence[str], move_ms: int = 1000, slow_ms: float
                      for i in range(sc.variant.seats)]
             spec = MatchSpec(variant=sc.variant, seats=seats, rules=sc.rules, seed=sc.seed,
                              match_id=f"check-{n + 1}", time=TimeControl(move_ms, 0, 10000),
-                             faults=FaultPolicy.SUBSTITUTE, max_faults=1000, deals=sc.deals, grace_s=0.5,
+                             faults=FaultPolicy.SUBSTITUTE, max_faults=MAX_FAULTS, deals=sc.deals, grace_s=0.5,
                              output=Path(tmp))
             record = run_match(spec, transport_factory=factory)
             faults.extend((sc.title, f) for f in record.faults)
+            if record.faults and record.faults[-1].kind in (FaultKind.TIMEOUT, FaultKind.CRASH, FaultKind.STARTUP) \
+                    and record.reason is EndReason.FORFEIT:
+                # The bot stopped answering: more scenarios would only repeat the same verdict slowly.
+                stopped = f"stopped after scenario {n + 1}: the bot no longer answers"
+                if progress:
+                    progress(stopped)
             # Did the bot receive cards in an exchange? (An event, so it is in the transcript.)
             transcript = Path(tmp) / "logs" / f"check-{n + 1}.jsonl"
             for line in transcript.read_text(encoding="utf-8").splitlines():
@@ -241,6 +253,7 @@ def run_checks(command: str | Sequence[str], move_ms: int = 1000, slow_ms: float
                         and msg.get("type") == "received":
                     received = True
     # hello has its own start-up allowance (process start included): not a decision.
+    del stopped
     slow = [ex for ex in log if ex.elapsed_ms is not None and ex.elapsed_ms > slow_limit
             and ex.request["type"] != "hello"]
     return Report(log, faults, slow, slow_limit, received)

@@ -391,7 +391,9 @@ class _Checker:
             if key not in top:
                 self.error((key,), f"missing required key {key!r}")
 
-        name = top.get("name", stem)
+        # Without a 'name', the file's stem names the results folder, made safe.
+        name = top["name"] if "name" in top else (
+            re.sub(r"[^A-Za-z0-9._+-]+", "_", stem).lstrip("._+-") or "tournament")
         if not isinstance(name, str) or not _NAME_RE.fullmatch(name):
             self.error(("name",), "must be a name of letters, digits and . _ + - (it names the results "
                                   f"folder), got: {name!r}")
@@ -506,7 +508,7 @@ class _Checker:
             if problem is not None:
                 self.error(path + ("command",), problem)
                 return None
-        return BotEntry(name=name, command=tuple(argv), cwd=cwd, env=env, time=time_control)
+        return BotEntry(name=str(name), command=tuple(argv), cwd=cwd, env=env, time=time_control)
 
     def command(self, value: Any, path: KeyPath) -> list[str] | None:
         if isinstance(value, str):

@@ -400,23 +400,25 @@ def legal_bids(st: State) -> list[int]:
     return list(range(0 if st.rules.nil else 1, 14))
 
 
-def legal_actions(st: State) -> Sequence:
+def legal_actions(st: State, *, _PLAY: Phase = Phase.PLAY, _tables: tuple = _SUIT_TABLES,
+                  _cards_of: Callable[[int], list[int]] = cards_of) -> Sequence:
     """Every legal action of the current phase (combinations for discard/pass).
 
     The result is a list or a tuple; do not mutate it (a tuple may be shared).
     """
-    phase = st.phase
-    if phase is Phase.PLAY:
-        hand = st.hands[st.turn]
-        if st.trick:
-            suit = st.led_suit
+    sd = st.__dict__
+    phase = sd["phase"]
+    if phase is _PLAY:
+        hand = sd["hands"][sd["turn"]]
+        if sd["trick"]:
+            suit = sd["led_suit"]
             pattern = hand >> (13 * suit) & 0x1FFF
             if pattern:
-                return _SUIT_TABLES[suit][pattern]  # an immutable tuple, shared
-            return cards_of(hand)
-        if st.spades_broken:
-            return cards_of(hand)
-        return cards_of(hand & NON_SPADE_MASK or hand)
+                return _tables[suit][pattern]  # an immutable tuple, shared
+            return _cards_of(hand)
+        if sd["spades_broken"]:
+            return _cards_of(hand)
+        return _cards_of(hand & 0x7FFFFFFFFF or hand)  # bits 0..38: the non-spades
     if phase is Phase.BID:
         return legal_bids(st)
     if phase is Phase.BLIND_NIL:

@@ -121,8 +121,8 @@ class ResultsFolder:
             except OSError as exc:
                 raise ResultsError(f"cannot read the output folder {shown_path(self.path)}: {exc.strerror}") from None
             if entries and not self.is_results_folder():
-                raise ResultsError(f"output folder {shown_path(self.path)} is not empty and holds no tournament results "
-                                   f"(no config.yaml or matches.jsonl); choose another 'output' folder")
+                raise ResultsError(f"output folder {shown_path(self.path)} is not empty and holds no tournament "
+                                   "results (no config.yaml or matches.jsonl); choose another 'output' folder")
             if entries:
                 # Lock before looking closer: a running tournament's folder
                 # must be neither judged half-written nor pulled away.
@@ -144,10 +144,16 @@ class ResultsFolder:
             probe = tempfile.NamedTemporaryFile(dir=self.path, prefix=".write-test-", delete=True)
             probe.close()
         except OSError as exc:
-            raise ResultsError(f"cannot write to the output folder {shown_path(self.path)}: {exc.strerror or exc}") from None
+            self.unlock()
+            raise ResultsError(f"cannot write to the output folder {shown_path(self.path)}: "
+                               f"{exc.strerror or exc}") from None
         self.lock()
         if not self.config_path.exists():
-            self._freeze(config)
+            try:
+                self._freeze(config)
+            except OSError as exc:
+                self.unlock()
+                raise ResultsError(f"cannot write {shown_path(self.config_path)}: {exc.strerror or exc}") from None
         return moved
 
     def _move_aside(self) -> Path:
@@ -160,15 +166,17 @@ class ResultsFolder:
         try:
             self.path.rename(target)
         except OSError as exc:
-            raise ResultsError(f"cannot move {shown_path(self.path)} aside to {shown_path(target)}: {exc.strerror or exc}") from None
+            raise ResultsError(f"cannot move {shown_path(self.path)} aside to {shown_path(target)}: "
+                               f"{exc.strerror or exc}") from None
         return target
 
     def _check_same(self, config: TournamentConfig) -> None:
         if not self.config_path.exists():
             # Records without a frozen config: a folder from an older or
             # foreign run. Adopting them could mix two tournaments.
-            raise ResultsError(f"{shown_path(self.path)} holds matches.jsonl but no config.yaml, so it cannot be checked "
-                               "against this config; run with --fresh to start over (the folder is moved aside)")
+            raise ResultsError(f"{shown_path(self.path)} holds matches.jsonl but no config.yaml, so it cannot be "
+                               "checked against this config; run with --fresh to start over (the folder is moved "
+                               "aside)")
         try:
             old = self.load_config()
         except ConfigError as exc:
@@ -197,8 +205,12 @@ class ResultsFolder:
         """
         if self._lock_fd is not None:
             return
-        self.path.mkdir(parents=True, exist_ok=True)
-        fd = os.open(self.path / ".lock", os.O_RDWR | os.O_CREAT, 0o644)
+        try:
+            self.path.mkdir(parents=True, exist_ok=True)
+            fd = os.open(self.path / ".lock", os.O_RDWR | os.O_CREAT, 0o644)
+        except OSError as exc:
+            raise ResultsError(f"cannot write to the output folder {shown_path(self.path)}: "
+                               f"{exc.strerror or exc}") from None
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
@@ -296,7 +308,8 @@ class ResultsFolder:
                 if match_id in seen:
                     report.duplicates.append(match_id)
                     if warn:
-                        warn(f"{shown_path(self.matches_path)}:{number}: ignoring a second record of match {match_id!r}")
+                        warn(f"{shown_path(self.matches_path)}:{number}: ignoring a second record of match "
+                             f"{match_id!r}")
                     continue
                 seen.add(match_id)
                 report.records += 1

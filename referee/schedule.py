@@ -88,7 +88,8 @@ def _slug(name: str) -> str:
 
 
 def schedule(config: TournamentConfig) -> list[ScheduledMatch]:
-    """Every match of the tournament, in the order they are started.
+    """Every match of the tournament, in the order they are started (round by
+    round across the pairings).
 
     Match ids read ``<pairing>-<a>-<b>-<n>``: ``003-random-heuristic-2``, or
     with twins ``003-random-heuristic-1a`` / ``-1b`` (twin pair 1, first and
@@ -125,6 +126,13 @@ def build_schedule(bots: Sequence[BotEntry], fmt: Format, per_pairing: int, dupl
             sides = (a, b) if a_side0 else (b, a)
             out.append(ScheduledMatch(match_id, pairing, k, twin, match_seed(master_seed, name_a, name_b, group),
                                       sides))
+    # Play order: round by round across pairings (every pairing's first twin
+    # pair, then every second one, ...), the two legs of a twin together. Every
+    # bot is then playing from the start, so the leader shown while running and
+    # the standings of an interrupted run cover all pairings, and long and
+    # short pairings mix instead of leaving one slow pairing for the end.
+    per_group = 2 if duplicate else 1
+    out.sort(key=lambda m: (m.number // per_group, m.pairing.index, m.number))
     return out
 
 

@@ -307,7 +307,7 @@ class StandingsBuilder:
             if p.games:
                 results[(index[p.a], index[p.b])] = (float(p.games), p.wins + p.draws / 2)
         ratings = fit_elo(len(names), results, prior=self.prior)
-        rows = []
+        rows: list[dict[str, Any]] = []
         for name in names:
             b = self.bots[name]
             r = ratings[index[name]]
@@ -343,12 +343,12 @@ class StandingsBuilder:
         rows.sort(key=rank_key)
         for rank, row in enumerate(rows, 1):
             row["rank"] = rank
-        ranked = [row["bot"] for row in rows]
+        ranked: list[str] = [str(row["bot"]) for row in rows]
         cross: dict[str, dict[str, list[int]]] = {a: {} for a in ranked}
         for p in self.pairs.values():
             cross[p.a][p.b] = [p.wins, p.losses, p.draws]
             cross[p.b][p.a] = [p.losses, p.wins, p.draws]
-        cross = {a: {b: cross[a][b] for b in ranked if b in cross[a]} for a in ranked}
+        cross = {a: {o: cross[a][o] for o in ranked if o in cross[a]} for a in ranked}
         twins = []
         # Pairings in bot order, each seen from its earlier bot, whatever
         # order the records came in.
@@ -356,10 +356,10 @@ class StandingsBuilder:
             if not p.twin_pairs:
                 continue
             if index[p.a] < index[p.b]:
-                a, b, a_won, b_won, margin = p.a, p.b, p.twin_a, p.twin_b, p.twin_margin_a
+                first, second, a_won, b_won, margin = p.a, p.b, p.twin_a, p.twin_b, p.twin_margin_a
             else:
-                a, b, a_won, b_won, margin = p.b, p.a, p.twin_b, p.twin_a, -p.twin_margin_a
-            twins.append({"a": a, "b": b, "pairs": p.twin_pairs, "a_won": a_won, "b_won": b_won,
+                first, second, a_won, b_won, margin = p.b, p.a, p.twin_b, p.twin_a, -p.twin_margin_a
+            twins.append({"a": first, "b": second, "pairs": p.twin_pairs, "a_won": a_won, "b_won": b_won,
                           "split": p.twin_split, "a_margin_per_pair": _ratio(margin, p.twin_pairs, 1)})
         return StandingsReport(self.title, self.matches, self.expected, rows, cross, twins, list(self.warnings))
 

@@ -81,10 +81,7 @@ class _CancellableTransport:
     def __init__(self, inner: BotProcess, token: _CancelToken):
         self._inner, self._token = inner, token
         self._closed = False  # guarded by the token's lock: no kill once close() began
-
-    @property
-    def spawn_s(self) -> float:
-        return self._inner.spawn_s
+        self.spawn_s = 0.0  # seconds the spawn took (the runner deducts it from the start-up allowance)
 
     def kill(self) -> None:
         """SIGKILL the bot's process group (called with the token's lock held)."""
@@ -108,6 +105,7 @@ class _CancellableTransport:
             self._inner.start()
         finally:
             self._token.register(self)
+        self.spawn_s = self._inner.spawn_s
         self._check()
 
     def send(self, line: str) -> None:
@@ -365,8 +363,8 @@ class Tournament:
             self._message(f"Moved the previous results to {shown_path(moved)} (--fresh).")
         torn = self.folder.repair()
         if torn:
-            self._message(f"Repaired {shown_path(self.folder.matches_path)}: cut off a torn last line ({torn} bytes, from an "
-                          "interrupted run; kept in matches.jsonl.torn). Its match is played again.")
+            self._message(f"Repaired {shown_path(self.folder.matches_path)}: cut off a torn last line ({torn} bytes, "
+                          "from an interrupted run; kept in matches.jsonl.torn). Its match is played again.")
         builder = StandingsBuilder([b.name for b in self.config.bots], title=standings_title(self.config),
                                    expected=len(self.schedule))
         ids = {m.match_id for m in self.schedule}
@@ -511,7 +509,7 @@ class Tournament:
         """SIGINT/SIGTERM stop the run cleanly; a second one is not needed (nor caught)."""
         if threading.current_thread() is not threading.main_thread():
             return lambda: None
-        previous = {}
+        previous: dict[int, Any] = {}
 
         def handler(signum: int, frame: Any) -> None:
             first = self._signal is None

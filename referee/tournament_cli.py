@@ -73,8 +73,9 @@ def run_command(config_file: Path, concurrency: int | None, output: Path | None,
         outcome = tournament.run()
     except ResultsError as exc:
         raise InputError(str(exc)) from None
-    except KeyboardInterrupt:  # before the first match started: nothing to stop
-        _err("Interrupted before any match started; nothing was played.")
+    except KeyboardInterrupt:  # outside the matches (preparing, or a second Ctrl-C): nothing runs any more
+        _err(f"Interrupted. Finished matches are saved; run `spades run {shlex.quote(os.fspath(config_file))}` "
+             "again to resume.")
         sys.exit(130)
 
     again = "spades run " + shlex.quote(os.fspath(config_file))

@@ -826,6 +826,14 @@ def test_run_loop_replaces_a_crashing_or_illegal_decision() -> None:
         serve(Buggy(), reqs, strict=True)
 
 
+def test_run_loop_survives_a_malformed_state() -> None:
+    answers = serve(spadesbot.Bot(), [
+        {"type": "play", "id": 1, "legal": ["2C"], "state": {"hand": "not a list", "trick": 5}},
+        {"type": "pass", "id": 2, "count": 2, "to": 2, "state": {"hand": ["2C", "XX", "AS"]}},
+    ])
+    assert answers == [{"id": 1, "card": "2C"}, {"id": 2, "cards": ["2C", "XX"]}]
+
+
 def test_print_inside_a_bot_goes_to_stderr(tmp_path: Path) -> None:
     """While ``run`` serves on the real stdout, print() is redirected to stderr."""
     script = tmp_path / "chatty_bot.py"

@@ -90,3 +90,11 @@ def test_cli_exit_status_and_report():
     bad = runner.invoke(cli, ["check-bot", "--quick", "--", PY, str(HOSTILE), "--renege"])
     assert bad.exit_code == 1
     assert "NOT COMPLIANT" in bad.output and "illegal: illegal card" in bad.output and "in answer to:" in bad.output
+
+
+def test_a_hanging_bot_is_reported_quickly():
+    import time
+    t0 = time.perf_counter()
+    report = run_checks([PY, str(HOSTILE), "--hang"], quick=True, move_ms=200)
+    assert not report.ok and report.faults[0][1].kind.value == "timeout"
+    assert time.perf_counter() - t0 < 30

@@ -203,7 +203,8 @@ def test_every_problem_is_reported_at_once(tmp_path: Path) -> None:
 def test_empty_file_missing_file_and_non_mapping(tmp_path: Path) -> None:
     assert "the file is empty" in errors_of(write(tmp_path, "\n"))
     assert "no such config file" in errors_of(tmp_path / "absent.yaml")
-    assert "must be a mapping of tournament settings, got: ['a', 'b']" in errors_of(write(tmp_path, "[a, b]\n", "l.yaml"))
+    listed = errors_of(write(tmp_path, "[a, b]\n", "l.yaml"))
+    assert "must be a mapping of tournament settings, got: ['a', 'b']" in listed
     text = errors_of(write(tmp_path, "seed: 3\n", "m.yaml"))
     assert "variant: missing required key 'variant'" in text and "bots: missing required key 'bots'" in text
 

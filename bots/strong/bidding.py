@@ -40,7 +40,6 @@ class BidConfig:
 
     deadline: float | None = None
     samples: int | None = None
-    min_samples: int = 8
     max_samples: int = 300
 
 
@@ -88,7 +87,7 @@ def decide_bid(view: View, rules: RuleSet, legal: Sequence[int], cfg: BidConfig,
     count = 0
     target = cfg.samples if cfg.samples is not None else cfg.max_samples
     while count < target:
-        if cfg.deadline is not None and count >= cfg.min_samples and time.perf_counter() >= cfg.deadline:
+        if cfg.deadline is not None and time.perf_counter() >= cfg.deadline:
             break
         deals = sample_deals(k, min(8, target - count), rng)
         if not deals:
@@ -104,6 +103,8 @@ def decide_bid(view: View, rules: RuleSet, legal: Sequence[int], cfg: BidConfig,
                 obj = Objective(ctx, bids, view.blind)
                 sums[b] += obj.value(final)
             count += 1
+            if cfg.deadline is not None and time.perf_counter() >= cfg.deadline:
+                break
     if count == 0:
         return min(cands, key=lambda b: abs(b - est) if b else 99)
     means = {b: sums[b] / count for b in cands}

@@ -27,6 +27,7 @@ from .search import SearchConfig, decide_play, legal_now
 from .view import View, parse_view
 
 DEFAULT_MOVE_MS = 1000
+BID_SAMPLE_FACTOR = 4  # a bid gets this many times the play decisions' sample budget
 
 
 @dataclasses.dataclass(frozen=True)
@@ -121,14 +122,23 @@ class StrongBot:
             self._log(f"strong bot: referee error: {msg.get('message')!r}")
 
     def _deadline(self, t0: float) -> tuple[SearchConfig, BidConfig]:
+        """Work limits for a play and for a bid decision that started at ``t0``.
+
+        Bidding happens once per hand and decides most of its score, so it gets more
+        work: 4x the samples, or twice the time (still within 30% of ``move_ms``).
+        """
         move = self.move_ms if self.move_ms > 0 else DEFAULT_MOVE_MS
         hard = t0 + 0.7 * move / 1000.0
         if self.budget.samples is not None:
             return (SearchConfig(deadline=hard, samples=self.budget.samples),
-                    BidConfig(deadline=hard, samples=self.budget.samples))
-        ms = min(self.budget.ms or 300.0, 0.3 * move)
-        dl = min(hard, t0 + ms / 1000.0)
-        return SearchConfig(deadline=dl), BidConfig(deadline=dl)
+                    BidConfig(deadline=hard, samples=BID_SAMPLE_FACTOR * self.budget.samples))
+        # Stop starting new work at 85% of the allowance: the last sample in flight, the
+        # answer and the pipe take the rest.
+        ms = 0.85 * (self.budget.ms or 300.0)
+        cap = 0.85 * 0.3 * move
+        play_dl = min(hard, t0 + min(ms, cap) / 1000.0)
+        bid_dl = min(hard, t0 + min(2 * ms, cap) / 1000.0)
+        return SearchConfig(deadline=play_dl), BidConfig(deadline=bid_dl)
 
     def _view(self, msg: Mapping[str, Any]) -> View:
         state = msg.get("state")

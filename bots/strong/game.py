@@ -149,6 +149,19 @@ class Objective:
         self._lam = ctx.bag_weight()
         self._cache: dict[tuple[int, ...], float] = {}
 
+    def slots(self) -> list[int]:
+        """Seat -> counter slot for :func:`solver.solve`: the value depends only on each
+        nil bidder's tricks and on the sum of each side's non-nil members' tricks, so
+        non-nil partners can share one counter (base tricks are credited to the seat)."""
+        n = self.ctx.n_seats
+        out = list(range(n))
+        if n == 4:
+            for side in (0, 1):
+                a, b = side, side + 2
+                if self.bids[a] != 0 and self.bids[b] != 0:
+                    out[b] = a
+        return out
+
     def value(self, tricks: Sequence[int]) -> float:
         """Value for ``ctx.my_side`` of the hand ending with ``tricks`` per seat."""
         key = tuple(tricks)

@@ -68,27 +68,40 @@ def _threat(after: Sequence[int], led: int, exact: bool) -> int:
 def modes(seat: int, n: int, bids: Sequence[int | None], tricks: Sequence[int],
           remaining: int) -> tuple[str, list[int]]:
     """The play mode of ``seat`` and the opponents whose nil is still alive."""
-    def nil_alive(s: int) -> bool:
-        return bids[s] == 0 and tricks[s] == 0
-
     if n == 4:
         partner = (seat + 2) % 4
-        opps = [(seat + 1) % 4, (seat + 3) % 4]
-        mine = [seat, partner]
+        o1, o2 = (seat + 1) % 4, (seat + 3) % 4
+        opp_nils = []
+        if bids[o1] == 0 and tricks[o1] == 0:
+            opp_nils.append(o1)
+        if bids[o2] == 0 and tricks[o2] == 0:
+            opp_nils.append(o2)
+        if bids[seat] == 0:
+            return "nil", opp_nils
+        pb = bids[partner]
+        if pb == 0 and tricks[partner] == 0:
+            return "cover", opp_nils
+        need = (bids[seat] or 0) - tricks[seat]
+        if pb:
+            need += pb - tricks[partner]
+        if need > 0:
+            return "take", opp_nils
+        opp_contract = opp_taken = 0
+        for s in (o1, o2):
+            b = bids[s]
+            if b:
+                opp_contract += b
+                opp_taken += tricks[s]
     else:
-        partner = -1
-        opps = [1 - seat]
-        mine = [seat]
-    opp_nils = [s for s in opps if nil_alive(s)]
-    if bids[seat] == 0:
-        return "nil", opp_nils
-    if partner >= 0 and nil_alive(partner):
-        return "cover", opp_nils
-    need = sum((bids[s] or 0) - tricks[s] for s in mine if bids[s])
-    if need > 0:
-        return "take", opp_nils
-    opp_contract = sum(bids[s] or 0 for s in opps if bids[s])
-    opp_need = opp_contract - sum(tricks[s] for s in opps if bids[s])
+        opp = 1 - seat
+        opp_nils = [opp] if bids[opp] == 0 and tricks[opp] == 0 else []
+        if bids[seat] == 0:
+            return "nil", opp_nils
+        if (bids[seat] or 0) - tricks[seat] > 0:
+            return "take", opp_nils
+        opp_contract = bids[opp] or 0
+        opp_taken = tricks[opp] if opp_contract else 0
+    opp_need = opp_contract - opp_taken
     if opp_contract and 0 < opp_need <= remaining and remaining - opp_need + 1 <= 2:
         return "set", opp_nils
     return "duck", opp_nils

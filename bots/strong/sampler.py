@@ -150,6 +150,16 @@ def deal_once(k: Knowledge, rng: random.Random) -> list[int] | None:
     cards = _bits(pool)
     if sum(caps) != len(cards):
         return None
+    if n == 4 and not any(voids[s] for s in range(4) if s != k.me and caps[s]):
+        # No shown void: a plain shuffle dealt into the free places is exact and fast.
+        rng.shuffle(cards)
+        i = 0
+        for s in range(4):
+            if s != k.me and caps[s]:
+                for c in cards[i:i + caps[s]]:
+                    hands[s] |= 1 << c
+                i += caps[s]
+        return hands
     # In two-player the opponent chose which of the cards it saw to keep: a pool card
     # goes to its hand with weight (free places x keep odds), to the pile with weight
     # (free places). In partnership every seat's weight is its free places.

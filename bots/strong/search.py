@@ -38,7 +38,6 @@ class SearchConfig:
 
     deadline: float | None = None  # time.perf_counter() value
     samples: int | None = None  # fixed number of deals (reproducible strength tests)
-    min_samples: int = 4
     max_samples: int = 400
     exact_cards4: int = 5
     exact_cards2: int = 8
@@ -123,14 +122,16 @@ def decide_play(view: View, rules: RuleSet, legal: int, cfg: SearchConfig,
     obj = Objective(ctx, bids, view.blind)
     exact_limit = cfg.exact_cards4 if n == 4 else cfg.exact_cards2
     exact = view.hand.bit_count() <= exact_limit
+    slots = obj.slots()
     sums = {c: 0.0 for c in cands}
     count = 0
     stats = SolveStats()
     target = cfg.samples if cfg.samples is not None else cfg.max_samples
     batch = 4 if exact else 8
     deadline = cfg.deadline
-    while count < target:
-        if deadline is not None and count >= cfg.min_samples and time.perf_counter() >= deadline:
+    stop = False
+    while count < target and not stop:
+        if deadline is not None and time.perf_counter() >= deadline:
             break
         deals = sample_deals(k, min(batch, target - count), rng)
         if not deals:
@@ -140,10 +141,13 @@ def decide_play(view: View, rules: RuleSet, legal: int, cfg: SearchConfig,
             if exact:
                 pos = Position(list(hands), list(view.trick), view.leader, view.broken, list(view.tricks))
                 try:
-                    vals = solve(pos, obj.value, my_side, stats, moves=cands,
-                                 deadline=None if cfg.samples is not None else deadline)
+                    vals = solve(pos, obj.value, my_side, stats, moves=cands, deadline=deadline,
+                                 slots=slots)
                 except SearchTimeout:
-                    vals = None
+                    # Out of time mid-solve: this sample is dropped and the decision ends
+                    # (with the policy's card if no sample finished).
+                    stop = True
+                    break
             if vals is None:
                 vals = {}
                 for c in cands:
@@ -155,7 +159,8 @@ def decide_play(view: View, rules: RuleSet, legal: int, cfg: SearchConfig,
             for c in cands:
                 sums[c] += vals[c]
             count += 1
-            if deadline is not None and count >= cfg.min_samples and time.perf_counter() >= deadline:
+            if deadline is not None and time.perf_counter() >= deadline:
+                stop = True
                 break
     if count == 0:
         return PlayReport(card=default, fallback=True)

@@ -73,8 +73,13 @@ def _side(seat: int, n: int) -> int:
 
 def solve(pos: Position, value: Callable[[tuple[int, ...]], float], max_side: int,
           stats: SolveStats | None = None, moves: Sequence[int] | None = None,
-          deadline: float | None = None) -> dict[int, float]:
+          deadline: float | None = None, slots: Sequence[int] | None = None) -> dict[int, float]:
     """Exact value of every legal card of ``pos.to_move`` (or of the cards in ``moves``).
+
+    ``slots`` (optional) maps each seat to the seat whose trick counter it shares: when
+    ``value`` depends only on the sum of some seats' tricks (the non-nil partners of a
+    side), sharing one counter makes more positions transpose. ``value`` is then called
+    with each shared sum credited to the slot's seat.
 
     ``value(final_tricks)`` scores a finished hand from ``max_side``'s point of view;
     seats of ``max_side`` maximise it, the others minimise it. If ``deadline`` (a
@@ -85,7 +90,8 @@ def solve(pos: Position, value: Callable[[tuple[int, ...]], float], max_side: in
     base = tuple(pos.tricks)
     maxing = [_side(s, n) == max_side for s in range(n)]
     same_side = [[_side(a, n) == _side(b, n) for b in range(n)] for a in range(n)]
-    shifts = [4 * s for s in range(n)]
+    slot_of = list(slots) if slots is not None else list(range(n))
+    shifts = [4 * slot_of[s] for s in range(n)]
     ucache: dict[int, float] = {}
     tt: dict[tuple, tuple[float, float, int]] = {}
     counter = [0]
@@ -95,7 +101,7 @@ def solve(pos: Position, value: Callable[[tuple[int, ...]], float], max_side: in
     def util(taken: int) -> float:
         v = ucache.get(taken)
         if v is None:
-            final = tuple(base[s] + ((taken >> shifts[s]) & 15) for s in range(n))
+            final = tuple(base[s] + ((taken >> (4 * s)) & 15) for s in range(n))
             v = value(final)
             ucache[taken] = v
         return v
