@@ -411,9 +411,10 @@ class _Checker:
         if per is not None and duplicate and per % 2:
             # Duplicate matches come in twins; an odd count would leave one
             # match without its twin, and its card luck would not cancel.
+            evens = f"{per - 1} or {per + 1}" if per > 1 else "2"
             self.error(("matches_per_pairing",), f"must be even when 'duplicate' is true (matches come in twins "
-                                                 f"on the same cards), got: {per}; use {max(per - 1, 2)} or "
-                                                 f"{per + 1}, or set duplicate: false")
+                                                 f"on the same cards), got: {per}; use {evens}, or set "
+                                                 "duplicate: false")
         concurrency = self.integer(top.get("concurrency", 1), ("concurrency",), 1)
         rules = self.rules(top.get("rules"), ("rules",))
         time_control = self.time(top.get("time"), ("time",), TimeControl())

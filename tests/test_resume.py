@@ -97,8 +97,9 @@ bots:
 
 def start(cfg: Path, tmp_path: Path) -> subprocess.Popen[bytes]:
     env = dict(os.environ, PYTHONPATH=str(ROOT))
-    return subprocess.Popen([PY, "-m", "referee.cli", "run", str(cfg)], cwd=tmp_path, env=env,
-                            stdout=open(tmp_path / "stdout.txt", "wb"), stderr=open(tmp_path / "stderr.txt", "wb"))
+    with open(tmp_path / "stdout.txt", "wb") as out, open(tmp_path / "stderr.txt", "wb") as err:
+        return subprocess.Popen([PY, "-m", "referee.cli", "run", str(cfg)], cwd=tmp_path, env=env, stdout=out,
+                                stderr=err)
 
 
 def finish_and_check(cfg: Path, tmp_path: Path) -> str:

@@ -141,6 +141,21 @@ def solve(pos: Position, value: Callable[[tuple[int, ...]], float], max_side: in
         return reps
 
     def lead(leader: int, broken: bool, taken: int, alpha: float, beta: float) -> float:
+        h0 = hands[leader]
+        if not h0 & (h0 - 1):
+            # Last trick: every card is forced, so score it directly.
+            c = h0.bit_length() - 1
+            led = c // 13
+            wseat, wkey = leader, (100 + c % 13 if led == 3 else c % 13)
+            for i in range(1, n):
+                s = (leader + i) % n
+                x = hands[s].bit_length() - 1
+                xs = x // 13
+                k = 100 + x % 13 if xs == 3 else (x % 13 if xs == led else -1)
+                if k > wkey:
+                    wseat, wkey = s, k
+            counter[0] += 1
+            return util(taken + (1 << shifts[wseat]))
         key = (*hands, leader, taken)
         e = tt.get(key)
         best_move = -1
