@@ -25,7 +25,7 @@ import click
 from .botprocess import BotProcess
 from .cards import parse_cards
 from .deals import Deal
-from .match import Fault, MatchSpec, SeatSpec, TimeControl, run_match
+from .match import Fault, MatchSpec, SeatSpec, TimeControl, bot_process, run_match
 from .outcomes import EndReason, FaultKind, FaultPolicy
 from .rules import Rules, Variant
 from .transports import ScriptedTransport, random_policy
@@ -163,7 +163,7 @@ def situations_of(req: dict[str, Any]) -> list[str]:
         if len(hand) == 1:
             out.append(SITUATIONS[3])
     elif req["type"] == "pass":
-        bids, blind = st.get("bids", []), st.get("blind", [])
+        blind = st.get("blind", [])
         to = req.get("to")
         if isinstance(to, int) and to < len(blind) and blind[to]:
             out.append(SITUATIONS[4])
@@ -220,17 +220,14 @@ def run_checks(command: str | Sequence[str], move_ms: int = 1000, slow_ms: float
             rng = random.Random(sc.seed)
             scripted: dict[int, ScriptedTransport] = {}
 
-            def factory(seat: int, spec: SeatSpec, transcript: Any, sc: Scenario = sc) -> Any:
+            def factory(seat: int, seat_spec: SeatSpec, transcript: Any, sc: Scenario = sc) -> Any:
                 if seat in sc.bot_seats:
-                    proc = BotProcess(command, name=f"seat {seat} (bot)", cwd=cwd,
-                                      stderr_path=Path(tmp) / f"{n}.{seat}.stderr",
-                                      transcript=transcript.for_seat(seat))
-                    return RecordingTransport(proc, sc.title, log)
+                    return RecordingTransport(bot_process(spec, seat, seat_spec, transcript), sc.title, log)
                 policy = random_policy(random.Random(rng.random()), 1.0 if seat in sc.blind_nil_seats else 0.0)
                 scripted[seat] = ScriptedTransport(policy, name=f"scripted {seat}")
                 return scripted[seat]
 
-            seats = [SeatSpec("bot" if i in sc.bot_seats else f"scripted-{i}", "internal")
+            seats = [SeatSpec("bot", command, cwd=cwd) if i in sc.bot_seats else SeatSpec(f"scripted-{i}", "internal")
                      for i in range(sc.variant.seats)]
             spec = MatchSpec(variant=sc.variant, seats=seats, rules=sc.rules, seed=sc.seed,
                              match_id=f"check-{n + 1}", time=TimeControl(move_ms, 0, 10000),

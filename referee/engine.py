@@ -28,7 +28,6 @@ phase          who acts                                      action
 
 from __future__ import annotations
 
-import dataclasses
 import enum
 import itertools
 import random

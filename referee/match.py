@@ -23,7 +23,7 @@ from . import protocol
 from .botprocess import BotFault, BotProcess
 from .clock import Clock
 from .deals import Deal
-from .engine import Phase, State, fallback_action, forfeit, new_match, step
+from .engine import State, fallback_action, forfeit, new_match, step
 from .outcomes import EndReason, FaultKind, FaultPolicy
 from .protocol import ProtocolFault, dumps
 from .rules import Rules, Variant
@@ -186,7 +186,7 @@ class _Seat:
         return {"decisions": s.count, "mean_ms": round(s.mean_ms, 3), "max_ms": round(s.max_ms, 3)}
 
 
-class _Transcript:
+class Transcript:
     """``logs/<match>.jsonl``: every line in both directions with its time."""
 
     def __init__(self, path: Path | None):
@@ -237,12 +237,22 @@ def _is_json_object(line: str) -> bool:
         return False
 
 
-def _process_factory(spec: MatchSpec, logs: Path | None, transcript: _Transcript) -> TransportFactory:
-    def make(seat: int, seat_spec: SeatSpec, _: Any) -> Transport:
-        stderr_path = logs / f"{spec.match_id}.{seat}.stderr" if logs else None
-        return BotProcess(seat_spec.command, name=f"seat {seat} ({seat_spec.name})", cwd=seat_spec.cwd,
-                          env=seat_spec.env, stderr_path=stderr_path, stderr_cap=spec.stderr_cap,
-                          max_line=spec.max_line, transcript=transcript.for_seat(seat))
+def bot_process(spec: MatchSpec, seat: int, seat_spec: SeatSpec, transcript: "Transcript") -> BotProcess:
+    """The bot process of a seat exactly as :func:`run_match` starts it.
+
+    Transport factories that wrap processes (tournament cancellation,
+    check-bot's recorder) build on this so they never drift from the runner.
+    """
+    logs = Path(spec.output) / "logs" if spec.output is not None else None
+    stderr_path = logs / f"{spec.match_id}.{seat}.stderr" if logs else None
+    return BotProcess(seat_spec.command, name=f"seat {seat} ({seat_spec.name})", cwd=seat_spec.cwd,
+                      env=seat_spec.env, stderr_path=stderr_path, stderr_cap=spec.stderr_cap,
+                      max_line=spec.max_line, transcript=transcript.for_seat(seat))
+
+
+def _process_factory(spec: MatchSpec) -> TransportFactory:
+    def make(seat: int, seat_spec: SeatSpec, transcript: Any) -> Transport:
+        return bot_process(spec, seat, seat_spec, transcript)
     return make
 
 
@@ -258,8 +268,8 @@ def run_match(spec: MatchSpec, console: Console | None = None,
     if spec.output is not None:
         logs = Path(spec.output) / "logs"
         logs.mkdir(parents=True, exist_ok=True)
-    transcript = _Transcript(logs / f"{spec.match_id}.jsonl" if logs else None)
-    factory = transport_factory or _process_factory(spec, logs, transcript)
+    transcript = Transcript(logs / f"{spec.match_id}.jsonl" if logs else None)
+    factory = transport_factory or _process_factory(spec)
     names = [s.name for s in spec.seats]
     seats = [_Seat(i, s, factory(i, s, transcript), s.time or spec.time) for i, s in enumerate(spec.seats)]
     runner = _Runner(spec, seats, names, transcript, console)
@@ -314,7 +324,7 @@ def _close_all(seats: Sequence[_Seat], grace_s: float) -> None:
 
 
 class _Runner:
-    def __init__(self, spec: MatchSpec, seats: list[_Seat], names: list[str], transcript: _Transcript,
+    def __init__(self, spec: MatchSpec, seats: list[_Seat], names: list[str], transcript: Transcript,
                  console: Console | None):
         self.spec, self.seats, self.names = spec, seats, names
         self.transcript, self.console = transcript, console

@@ -33,7 +33,7 @@ from typing import Any, Callable, Iterator, TextIO
 
 from .botprocess import BotFault, BotProcess
 from .config import TournamentConfig, shown_path
-from .match import MatchRecord, MatchSpec, SeatSpec, TransportFactory, run_match
+from .match import MatchRecord, MatchSpec, SeatSpec, TransportFactory, bot_process, run_match
 from .outcomes import FaultKind
 from .results import ReadReport, ResultsFolder
 from .schedule import ScheduledMatch, schedule
@@ -149,11 +149,7 @@ class _CancellableTransport:
 def _factory(spec: MatchSpec, logs: Path, token: _CancelToken) -> TransportFactory:
     """Bot processes as :func:`run_match` would start them, made cancellable."""
     def make(seat: int, seat_spec: SeatSpec, transcript: Any) -> _CancellableTransport:
-        inner = BotProcess(seat_spec.command, name=f"seat {seat} ({seat_spec.name})", cwd=seat_spec.cwd,
-                           env=seat_spec.env, stderr_path=logs / f"{spec.match_id}.{seat}.stderr",
-                           stderr_cap=spec.stderr_cap, max_line=spec.max_line,
-                           transcript=transcript.for_seat(seat))
-        return _CancellableTransport(inner, token)
+        return _CancellableTransport(bot_process(spec, seat, seat_spec, transcript), token)
     return make
 
 

@@ -2,15 +2,13 @@
 
 from __future__ import annotations
 
-import os
 import shutil
 import subprocess
-import sys
 
 import pytest
 from click.testing import CliRunner
 
-from conftest import BOTS, HOSTILE, PY, ROOT
+from conftest import BOTS, HOSTILE, PY
 from referee.checkbot import REQUEST_TYPES, SITUATIONS, run_checks
 from referee.cli import cli
 
