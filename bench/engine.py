@@ -1,6 +1,7 @@
 """Random-playout throughput of the rules engine, side by side with OpenSpiel.
 
-Each "hand" is a complete partnership hand: a fresh shuffled deal, four bids,
+Each "hand" is a complete partnership hand: a fresh shuffled deal (the engine's
+own ``shuffled_deck``), four bids,
 52 legal random plays and the scoring, all driven from Python by the same
 random policy (``random.choice`` over the legal actions). OpenSpiel's
 ``spades`` game deals through 52 chance nodes, which the same policy resolves
@@ -28,7 +29,7 @@ import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 
-from referee.deals import Deal  # noqa: E402
+from referee.deals import shuffled_deck, trusted_deal  # noqa: E402
 from referee.engine import Variant, legal_actions, new_match, step  # noqa: E402
 from referee.rules import Rules  # noqa: E402
 
@@ -36,14 +37,12 @@ from referee.rules import Rules  # noqa: E402
 def ours(seconds: float, rng: random.Random) -> float:
     """Hands per second of referee.engine under the random policy."""
     rules = Rules(blind_nil=False, max_hands=1)
-    choice, shuffle = rng.choice, rng.shuffle
+    choice = rng.choice
     n = 0
     start = time.perf_counter()
     deadline = start + seconds
     while True:
-        cards = list(range(52))
-        shuffle(cards)
-        st = new_match(Variant.PARTNERSHIP, rules, deals=[Deal(tuple(cards))])
+        st = new_match(Variant.PARTNERSHIP, rules, deals=[trusted_deal(shuffled_deck(rng))])
         while not st.over:
             st = step(st, choice(legal_actions(st)))
         n += 1
@@ -92,8 +91,8 @@ def load_openspiel(install: bool):
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--seconds", type=float, default=2.0, help="seconds per engine per round")
-    parser.add_argument("--rounds", type=int, default=5, help="alternating rounds (median reported)")
+    parser.add_argument("--seconds", type=float, default=0.5, help="seconds per engine per round")
+    parser.add_argument("--rounds", type=int, default=21, help="alternating rounds (median reported)")
     parser.add_argument("--no-install", action="store_true", help="do not pip-install open-spiel")
     args = parser.parse_args()
     pyspiel, why = load_openspiel(not args.no_install)

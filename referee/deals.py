@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import dataclasses
 import random
+import struct
 from typing import Callable, Sequence
 
 from .cards import DECK_SIZE, card_name
@@ -38,6 +39,28 @@ class Deal:
 
 DealSource = Callable[[int], Deal]
 
+_KEYS = struct.Struct("<52Q").unpack
+_DECK = range(DECK_SIZE)
+
+
+def shuffled_deck(rng: random.Random) -> tuple[int, ...]:
+    """A uniformly random order of the 52 cards.
+
+    Sorting by 52 random 64-bit keys (a tie has probability below 1e-16) is
+    about twice as fast as ``random.shuffle`` in CPython, which matters when
+    tools and benchmarks deal millions of hands.
+    """
+    keys = _KEYS(rng.randbytes(8 * DECK_SIZE))
+    return tuple(sorted(_DECK, key=keys.__getitem__))
+
+
+def trusted_deal(cards: tuple[int, ...], salt: int = 0) -> Deal:
+    """A :class:`Deal` from an order this module made, skipping the validation."""
+    deal = object.__new__(Deal)
+    object.__setattr__(deal, "cards", cards)
+    object.__setattr__(deal, "salt", salt)
+    return deal
+
 
 def seeded_deal(seed: int, hand_no: int) -> Deal:
     """The deal of hand ``hand_no`` of a match with master ``seed``.
@@ -46,9 +69,7 @@ def seeded_deal(seed: int, hand_no: int) -> Deal:
     randomisation and of the platform, so a recorded seed replays anywhere.
     """
     rng = random.Random(f"spades-referee:{seed}:{hand_no}")
-    cards = list(range(DECK_SIZE))
-    rng.shuffle(cards)
-    return Deal(tuple(cards), rng.getrandbits(32))
+    return trusted_deal(shuffled_deck(rng), rng.getrandbits(32))
 
 
 def seeded_deals(seed: int) -> DealSource:

@@ -57,6 +57,7 @@ class Phase(str, enum.Enum):
 
 
 ALL = -1  # event audience: every seat
+_tuple_new = tuple.__new__
 
 
 class Event(NamedTuple):
@@ -264,6 +265,7 @@ def _deal_source(seed: int, deals: Any) -> DealSource:
     return source
 
 
+_BID_ORDER = tuple(tuple((dealer + 1 + i) % 4 for i in range(4)) for dealer in range(4))
 _BID_QUEUES = tuple(tuple(("bidturn", (dealer + 1 + i) % 4, 0, None) for i in range(4)) for dealer in range(4))
 
 
@@ -277,14 +279,21 @@ def _blind_nil_allowed(st: State, seat: int) -> bool:
     return st.score[1 - side] - st.score[side] >= rules.blind_nil_behind
 
 
+# Per-hand fields reset at every deal, by number of seats.
+_FRESH_HAND = {
+    n: {"bids": (None,) * n, "blind": (False,) * n, "tricks": (0,) * n, "trick": (), "done": (), "led_suit": -1,
+        "spades_broken": False, "passed": (0,) * n, "received": (0,) * n, "discarded": (0,) * n, "pile": 0,
+        "stock": 0}
+    for n in (2, 4)
+}
+
+
 def _start_hand(st: State, hand_no: int, events: list[Event]) -> None:
     n = st.nseats
-    st.hand_no = hand_no
-    st.deal = deal = st.deal_source(hand_no)
-    st.bids, st.blind, st.tricks = (None,) * n, (False,) * n, (0,) * n
-    st.trick, st.done, st.led_suit, st.spades_broken = (), (), -1, False
-    st.passed = st.received = st.discarded = (0,) * n
-    st.pile, st.stock = 0, 0
+    d = st.__dict__
+    d["hand_no"] = hand_no
+    d["deal"] = deal = st.deal_source(hand_no)
+    d.update(_FRESH_HAND[n])
     if st.variant is Variant.PARTNERSHIP:
         st.dealer = dealer = (hand_no - 1) % 4
         # Card i goes to seat dealer+1+i (mod 4): every 4th card from an offset.
@@ -295,7 +304,8 @@ def _start_hand(st: State, hand_no: int, events: list[Event]) -> None:
         st.hands = masks[3 - dealer:] + masks[:3 - dealer]  # masks[0] goes to dealer + 1
         st.looked = (False,) * 4
         st.leader = (dealer + 1) % 4
-        events.append(Event("hand_start", ALL, {"hand": hand_no, "dealer": dealer, "score": st.score, "bags": st.bags}))
+        events.append(_tuple_new(Event, ("hand_start", ALL, {"hand": hand_no, "dealer": dealer, "score": st.score,
+                                                               "bags": st.bags})))
         # Bidding starts left of the dealer; each turn is a Blind Nil offer
         # (hand unseen) or, when none is allowed, a look and a bid.
         st.queue = _BID_QUEUES[dealer]
@@ -360,17 +370,18 @@ def _look(st: State, seat: int, events: list[Event]) -> None:
         looked = list(st.looked)
         looked[seat] = True
         st.looked = tuple(looked)
-        events.append(Event("hand", seat, {"cards": st.hands[seat]}))
+        events.append(_tuple_new(Event, ("hand", seat, {"cards": st.hands[seat]})))
 
 
 def _after_bidding_partnership(st: State, events: list[Event]) -> None:
     """All four bids are in: Blind Nil bidders look, then the exchanges are queued."""
-    order = [(st.dealer + 1 + i) % 4 for i in range(4)]
-    for seat in order:
-        _look(st, seat, events)
+    order = _BID_ORDER[st.dealer]
+    if st.looked != (True, True, True, True):
+        for seat in order:
+            _look(st, seat, events)
     queue = []
     count = st.rules.blind_nil_cards
-    if count > 0:
+    if count > 0 and any(st.blind):
         for seat in order:
             partner = (seat + 2) % 4
             if st.blind[seat] and not st.blind[partner]:
@@ -394,9 +405,12 @@ def legal_play_mask(st: State) -> int:
     return (hand & NON_SPADE_MASK) or hand
 
 
-def legal_bids(st: State) -> list[int]:
+_BIDS = (tuple(range(1, 14)), tuple(range(0, 14)))
+
+
+def legal_bids(st: State) -> tuple[int, ...]:
     """Bids the player to act may make (0 is Nil, only where Nil is allowed)."""
-    return list(range(0 if st.rules.nil else 1, 14))
+    return _BIDS[st.rules.nil]
 
 
 def legal_actions(st: State, *, _PLAY: Phase = Phase.PLAY, _tables: tuple = _SUIT_TABLES,
@@ -536,10 +550,19 @@ def step(st: State, action: Action, *, _PLAY: Phase = Phase.PLAY, _new: Any = ob
             check_action(st, action)  # raises with the precise reason
         new = _new(State)
         d = new.__dict__ = sd.copy()
-        d["hands"] = _replace[seat](hands, hand ^ (1 << action))
+        # Rebuild the 2- or 4-tuple of hands with this seat's card removed.
+        if seat == 0:
+            d["hands"] = (hand ^ (1 << action), *hands[1:])
+        elif seat == 1:
+            d["hands"] = (hands[0], hand ^ (1 << action), *hands[2:])
+        elif seat == 2:
+            d["hands"] = (hands[0], hands[1], hand ^ (1 << action), hands[3])
+        else:
+            d["hands"] = (hands[0], hands[1], hands[2], hand ^ (1 << action))
         if action >= 39 and not sd["spades_broken"]:  # cards 39..51 are the spades
             d["spades_broken"] = True
-        d["_events"] = None
+        if sd["_events"] is not None:
+            d["_events"] = None
         if not trick:
             d["led_suit"] = action // 13
             d["trick"] = ((seat, action),)
@@ -557,8 +580,8 @@ def step(st: State, action: Action, *, _PLAY: Phase = Phase.PLAY, _new: Any = ob
         d["done"] = done = sd["done"] + (trick,)
         d["leader"] = d["turn"] = winner
         if len(done) == 13:
-            events = [Event("played", ALL, {"seat": seat, "card": action}),
-                      Event("trick", ALL, {"cards": trick, "winner": winner})]
+            events = [_tuple_new(Event, ("played", ALL, {"seat": seat, "card": action})),
+                      _tuple_new(Event, ("trick", ALL, {"cards": trick, "winner": winner}))]
             _finish_hand(new, events)
             d["_events"] = tuple(events)
         return new
@@ -567,9 +590,19 @@ def step(st: State, action: Action, *, _PLAY: Phase = Phase.PLAY, _new: Any = ob
         new = st._copy()
         seat = st.turn
         new.bids = _set(st.bids, seat, action)
-        events = [Event("bid_made", ALL, {"seat": seat, "bid": action, "blind": False})]
+        events = [_tuple_new(Event, ("bid_made", ALL, {"seat": seat, "bid": action, "blind": False}))]
         new.queue = rest = st.queue[1:]
-        if rest == () and st.variant is Variant.PARTNERSHIP:
+        if st.variant is Variant.PARTNERSHIP:
+            if rest:
+                # The next bidder: a Blind Nil offer, or a look at the cards and a bid.
+                nxt = rest[0][1]
+                new.turn = nxt
+                if st.rules.blind_nil and _blind_nil_allowed(new, nxt):
+                    new.phase = Phase.BLIND_NIL
+                else:
+                    _look(new, nxt, events)
+                new._events = tuple(events)
+                return new
             _after_bidding_partnership(new, events)
         _advance(new, events)
         new._events = tuple(events)
@@ -662,7 +695,7 @@ def _apply_setup(st: State, action: Any, events: list[Event]) -> None:
         st.discarded = _set(st.discarded, seat, st.discarded[seat] | gone)
         st.received = _set(st.received, seat, st.received[seat] | got)
         events.append(Event("received", seat, {"cards": got, "from": "discards"}))
-        events.append(Event("hand", seat, {"cards": st.hands[seat]}))
+        events.append(_tuple_new(Event, ("hand", seat, {"cards": st.hands[seat]})))
         st.queue = rest
     elif phase is Phase.PASS:
         to = head[3]
@@ -690,8 +723,9 @@ def _finish_hand(st: State, events: list[Event]) -> None:
     st.score = score = (st.score[0] + a.points, st.score[1] + b.points)
     st.bags = bags = (a.bags_after, b.bags_after)
     st.history = st.history + (HandResult(st.hand_no, st.dealer, bids, st.blind, st.tricks, points, score, bags, scored),)
-    events.append(Event("hand_end", ALL, {"hand": st.hand_no, "bids": bids, "blind": st.blind, "tricks": st.tricks,
-                                          "points": points, "score": score, "bags": bags}))
+    events.append(_tuple_new(Event, ("hand_end", ALL, {"hand": st.hand_no, "bids": bids, "blind": st.blind,
+                                                       "tricks": st.tricks, "points": points, "score": score,
+                                                       "bags": bags})))
     outcome = match_outcome(rules, score, st.hand_no)
     if outcome.over:
         _end(st, outcome.winner, outcome.reason, events)
@@ -702,7 +736,7 @@ def _finish_hand(st: State, events: list[Event]) -> None:
 def _end(st: State, winner: int | None, reason: EndReason | None, events: list[Event]) -> None:
     st.over, st.winner, st.reason = True, winner, reason
     st.phase, st.queue = Phase.OVER, ()
-    events.append(Event("match_end", ALL, {"score": st.score, "winner": winner, "reason": reason}))
+    events.append(_tuple_new(Event, ("match_end", ALL, {"score": st.score, "winner": winner, "reason": reason})))
 
 
 def forfeit(st: State, seats: Sequence[int]) -> State:

@@ -47,9 +47,10 @@ def keep_card(hand: int, seen: int, card: int, nil_plan: bool) -> bool:
         gain = nil_logit(hand | 1 << card) - base
         avg = sum(nil_logit(hand | 1 << x) - base for x in others) / len(others)
     else:
-        base = expected_tricks(hand, 2)
-        gain = expected_tricks(hand | 1 << card, 2) - base
-        avg = sum(expected_tricks(hand | 1 << x, 2) - base for x in others) / len(others)
+        # Cards this seat discarded are out of play: its honours below them are promoted.
+        base = expected_tricks(hand, 2, seen)
+        gain = expected_tricks(hand | 1 << card, 2, seen) - base
+        avg = sum(expected_tricks(hand | 1 << x, 2, seen) - base for x in others) / len(others)
     return gain >= avg
 
 

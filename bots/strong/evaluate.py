@@ -114,14 +114,34 @@ def nil_features(hand: int) -> list[float]:
             float(voids), float(short)]
 
 
+def promote(hand: int, dead: int) -> int:
+    """``hand`` with each card moved up by the number of higher cards of its suit that are
+    known to be out of play (``dead``): a king whose ace was discarded plays like an ace.
+    Lets the absolute-rank features of the models see what a seat knows."""
+    if not dead:
+        return hand
+    out = 0
+    for s in range(4):
+        mine = (hand >> (13 * s)) & 0x1FFF
+        if not mine:
+            continue
+        gone = (dead >> (13 * s)) & 0x1FFF & ~mine
+        for r in range(13):
+            if mine >> r & 1:
+                above = (gone >> (r + 1)).bit_count()
+                out |= 1 << (13 * s + r + above)
+    return out
+
+
 def _dot(w: Sequence[float], f: Sequence[float]) -> float:
     return sum(a * b for a, b in zip(w, f))
 
 
-def expected_tricks(hand: int, n_seats: int) -> float:
-    """Expected tricks a 13-card ``hand`` takes when its side plays to make its bid."""
+def expected_tricks(hand: int, n_seats: int, dead: int = 0) -> float:
+    """Expected tricks a 13-card ``hand`` takes when its side plays to make its bid;
+    ``dead``: cards known to be out of play (see :func:`promote`)."""
     w = PARAMS["tricks4" if n_seats == 4 else "tricks2"]["weights"]
-    return max(0.0, _dot(w, trick_features(hand)))
+    return max(0.0, _dot(w, trick_features(promote(hand, dead))))
 
 
 def trick_sigma(n_seats: int) -> float:

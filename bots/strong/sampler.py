@@ -252,7 +252,7 @@ def deal_weight(k: Knowledge, hands: list[int]) -> float:
 
 
 def sample_deals(k: Knowledge, count: int, rng: random.Random, weighted: bool = True,
-                 oversample: int = 4) -> list[list[int]]:
+                 oversample: int = 3) -> list[list[int]]:
     """``count`` deals consistent with ``k``; with ``weighted``, drawn in proportion to
     :func:`deal_weight` from ``oversample * count`` candidates (without replacement)."""
     want = count * (oversample if weighted else 1)
