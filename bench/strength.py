@@ -92,6 +92,7 @@ def derived_configs(variant: str, matches: int | None, random_matches: int | Non
 
 
 def run_tournament(config: Path, fresh: bool, jobs: int | None) -> None:
+    """Run ``spades run CONFIG --quiet``; its standings go to CONFIG's ``.standings.txt``."""
     exe = shutil.which("spades")
     if exe is None:
         sys.exit("error: the `spades` command was not found on PATH; install the project first "
@@ -101,7 +102,8 @@ def run_tournament(config: Path, fresh: bool, jobs: int | None) -> None:
         argv.append("--fresh")
     if jobs:
         argv += ["--concurrency", str(jobs)]
-    proc = subprocess.run(argv, cwd=ROOT)
+    with open(config.with_suffix(".standings.txt"), "w", encoding="utf-8") as out:
+        proc = subprocess.run(argv, cwd=ROOT, stdout=out)
     if proc.returncode != 0:
         sys.exit(f"error: `{' '.join(argv)}` failed with exit status {proc.returncode}")
 

@@ -6,11 +6,13 @@ Everything above it speaks in lines of text and :class:`BotFault` exceptions.
 
 Design points, and why:
 
-* **No shell, own session.** The command is an argv list (a string is split
-  with :func:`shlex.split`, never given to ``/bin/sh``), and the bot runs in a
-  new session and process group so the referee can signal the bot and every
-  helper process it spawned in one call, and so a Ctrl-C at the terminal does
-  not reach bots behind the referee's back.
+* **No shell, own process group.** The command is an argv list (a string is
+  split with :func:`shlex.split`, never given to ``/bin/sh``), and the bot
+  leads a new process group so the referee can signal the bot and every
+  helper process it spawned in one call, and so a Ctrl-C at the terminal
+  (which goes to the foreground group only) does not reach bots behind the
+  referee's back. A bot that uses the terminal itself gets a new session
+  instead (``new_session``; the human adapter).
 * **Deadline on the read itself.** :meth:`BotProcess.request` writes the
   request with one ``os.write`` and then runs a ``poll``/``os.read`` loop on
   the raw stdout descriptor until a full line arrives or the deadline passes.
@@ -141,6 +143,7 @@ class BotProcess:
         stderr_cap: int = 1 << 20,
         max_line: int = 65536,
         transcript: Transcript | None = None,
+        new_session: bool = False,
     ) -> None:
         """Describe the bot; nothing is started until :meth:`start`.
 
@@ -149,6 +152,18 @@ class BotProcess:
         to the referee's own environment. ``transcript(direction, line, t)``
         sees every line sent (``"out"``) and received (``"in"``) with its
         wall-clock time.
+
+        The bot always leads a process group of its own, so that
+        :meth:`close` can signal it and its helpers at once. ``new_session``
+        also puts it in a session of its own, detached from the referee's
+        terminal: needed for a program that uses the terminal itself (the
+        human adapter), which as a background group of the referee's session
+        would be stopped (``SIGTTIN``) when reading it. Other bots stay in the
+        referee's session, because with scheduler autogroups
+        (``kernel.sched_autogroup_enabled``) every session is scheduled as a
+        unit: four bots in four sessions each get a share equal to the
+        referee's, and the referee, which every message passes through,
+        is pre-empted by each bot it wakes.
         """
         if isinstance(command, str):
             try:
@@ -169,6 +184,7 @@ class BotProcess:
         self._stderr_cap = stderr_cap
         self._max_line = max_line
         self._transcript = transcript
+        self._new_session = new_session
 
         self._proc: subprocess.Popen[bytes] | None = None
         self._returncode: int | None = None
@@ -246,7 +262,8 @@ class BotProcess:
                 cwd=self._cwd,
                 env=env,
                 close_fds=True,
-                start_new_session=True,
+                # A new process group, or a whole new session (see __init__).
+                **({"start_new_session": True} if self._new_session else {"process_group": 0}),
             )
         except (OSError, ValueError) as exc:
             if log is not None:
@@ -289,15 +306,49 @@ class BotProcess:
         Raises ``BotFault(CRASH)`` if the bot closed its stdin or exited, and
         ``BotFault(TIMEOUT)`` if its input pipe stays full for ``timeout_s``.
         """
-        self._check_line(line)
+        if self._stdin_fd < 0 or self._closed or "\n" in line:
+            self._check_line(line)
         if self._transcript is not None:
             self._transcript("out", line, time.time())
-        data = line.encode() + b"\n"
-        deadline = time.perf_counter() + timeout_s
-        self._write(data, deadline, timeout_s)
+        self._send_data(line.encode() + b"\n", timeout_s)
+
+    def send_lines(self, lines: Sequence[str], timeout_s: float = SEND_TIMEOUT_S) -> None:
+        """Write several event lines with one write (each gets its ``"\\n"``).
+
+        The bot sees exactly what :meth:`send` of each line in turn would give
+        it, but is woken once. Raises like :meth:`send`; on a fault, none or
+        only part of the lines may have been delivered.
+        """
+        if self._stdin_fd < 0 or self._closed:
+            self._check_line("")
+        transcript = self._transcript
+        for line in lines:
+            if "\n" in line:
+                self._check_line(line)
+            if transcript is not None:
+                transcript("out", line, time.time())
+        self._send_data(("\n".join(lines) + "\n").encode(), timeout_s)
+
+    def _send_data(self, data: bytes, timeout_s: float) -> None:
+        try:
+            written = os.write(self._stdin_fd, data)
+        except BlockingIOError:
+            written = 0
+        except OSError as exc:
+            raise self._write_fault(exc) from None
+        if written < len(data):
+            self._write(data[written:], time.perf_counter() + timeout_s, timeout_s)
 
     def request(self, line: str, timeout_s: float) -> tuple[str, float]:
         """Write a request line and read the bot's one-line answer.
+
+        Same as :meth:`request_overlapped` with nothing to do in between.
+        """
+        return self.request_overlapped(line, timeout_s, None)
+
+    def request_overlapped(self, line: str, timeout_s: float,
+                           meanwhile: Callable[[], None] | None) -> tuple[str, float]:
+        """Write a request line, call ``meanwhile()``, and read the bot's one-line answer.
 
         Returns ``(answer, elapsed_s)``: the answer without ``"\\n"`` (and a
         trailing ``"\\r"``), and the seconds from just before the write to the
@@ -325,6 +376,8 @@ class BotProcess:
             raise self._write_fault(exc) from None
         if written < len(data):
             self._write(data[written:], deadline, timeout_s)
+        if meanwhile is not None:
+            meanwhile()
         return self._read_line(t0, deadline, timeout_s)
 
     def read_line(self, timeout_s: float) -> tuple[str, float]:

@@ -23,7 +23,7 @@ from . import protocol
 from .botprocess import BotFault, BotProcess
 from .clock import Clock
 from .deals import Deal
-from .engine import State, fallback_action, forfeit, new_match, step
+from .engine import ALL, State, fallback_action, forfeit, new_match, step
 from .outcomes import EndReason, FaultKind, FaultPolicy
 from .protocol import ProtocolFault, dumps
 from .rules import Rules, Variant
@@ -52,6 +52,11 @@ class SeatSpec:
     cwd: str | os.PathLike[str] | None = None
     env: Mapping[str, str] | None = None
     time: TimeControl | None = None  # None: the match's default
+    # Start the program in a session of its own (it leads a process group of
+    # its own either way). For a program that uses the terminal, like the
+    # human adapter: in the referee's session it would be a background group
+    # and be stopped when reading the terminal. See BotProcess.
+    new_session: bool = False
 
 
 @dataclasses.dataclass
@@ -158,7 +163,8 @@ _NO_CLOCK_S = 86400.0
 class _Seat:
     """Runner-side bookkeeping of one seat."""
 
-    __slots__ = ("index", "spec", "transport", "clock", "time", "faults", "dead", "gone", "resync", "stale", "name")
+    __slots__ = ("index", "spec", "transport", "clock", "time", "faults", "dead", "gone", "resync", "stale", "name",
+                 "send_lines", "request_overlapped")
 
     def __init__(self, index: int, spec: SeatSpec, transport: Transport, time_control: TimeControl):
         self.index, self.spec, self.transport, self.time = index, spec, transport, time_control
@@ -170,6 +176,14 @@ class _Seat:
         self.gone = False  # nothing can be sent to it any more (its input is closed)
         self.resync = False  # a late answer may still be in the pipe (substitute after timeout)
         self.stale: set[int] = set()  # ids of requests that timed out: their answers are dropped
+        # Optional transport features (fakes need not have them): several
+        # lines in one write; a request that runs a callable between writing
+        # the request and reading the answer.
+        self.send_lines: Callable[[list[str]], None] | None = getattr(transport, "send_lines", None)
+        self.request_overlapped: Callable[[str, float, Callable[[], None]], tuple[str, float]] | None = \
+            getattr(transport, "request_overlapped", None)
+        if os.environ.get("EXP_NO_OVERLAP"):
+            self.request_overlapped = None
 
     def time_field(self) -> dict[str, Any]:
         if self.clock is None:
@@ -187,11 +201,20 @@ class _Seat:
 
 
 class Transcript:
-    """``logs/<match>.jsonl``: every line in both directions with its time."""
+    """``logs/<match>.jsonl``: every line in both directions with its time.
+
+    One JSON object per line: ``t`` (seconds since the match started),
+    ``seat``, ``dir`` (``"out"``: referee to bot, ``"in"``: bot to referee)
+    and either ``msg`` (the line itself, when it is a JSON object) or ``raw``
+    (the line as a JSON string, when it is not), or a ``note`` of the referee.
+    """
 
     def __init__(self, path: Path | None):
         self._fh = open(path, "w", encoding="utf-8", buffering=1 << 16) if path else None
         self._t0 = time.time()
+        #: ``(line, parsed)`` of the last bot line recorded that is a JSON
+        #: object: the runner reuses the parse instead of decoding it again.
+        self.last_in: tuple[str, Any] | None = None
 
     def for_seat(self, seat: int) -> Callable[[str, str, float], None] | None:
         fh = self._fh
@@ -199,14 +222,29 @@ class Transcript:
             return None
         t0 = self._t0
         write = fh.write
+        loads = json.loads
+        out_head = f',"seat":{seat},"dir":"out","msg":'
+        in_head = f',"seat":{seat},"dir":"in","msg":'
+        raw_head = f',"seat":{seat},"dir":"in","raw":'
 
         def record(direction: str, line: str, t: float) -> None:
-            # Lines are JSON already; embed them as they are when they parse
-            # (the referee's own always do), else quote them as a raw string.
-            if direction == "out" or _is_json_object(line):
-                write(f'{{"t":{t - t0:.6f},"seat":{seat},"dir":"{direction}","msg":{line}}}\n')
+            # The referee's own lines are JSON objects: embedded as they are.
+            # A bot's line is embedded when it parses as an object, else it
+            # is quoted as a raw string.
+            if direction == "out":
+                write(f'{{"t":{t - t0:.6f}{out_head}{line}}}\n')
+                return
+            obj = None
+            if line[:1] == "{":
+                try:
+                    obj = loads(line)
+                except ValueError:
+                    pass
+            if obj.__class__ is dict:
+                self.last_in = (line, obj)
+                write(f'{{"t":{t - t0:.6f}{in_head}{line}}}\n')
             else:
-                write(f'{{"t":{t - t0:.6f},"seat":{seat},"dir":"{direction}","raw":{json.dumps(line)}}}\n')
+                write(f'{{"t":{t - t0:.6f}{raw_head}{json.dumps(line)}}}\n')
 
         return record
 
@@ -228,15 +266,6 @@ def _answers_stale(line: str, stale: set[int]) -> bool:
     return isinstance(obj, dict) and obj.get("id") in stale and not isinstance(obj.get("id"), bool)
 
 
-def _is_json_object(line: str) -> bool:
-    if not line.startswith("{"):
-        return False
-    try:
-        return isinstance(json.loads(line), dict)
-    except ValueError:
-        return False
-
-
 def bot_process(spec: MatchSpec, seat: int, seat_spec: SeatSpec, transcript: "Transcript") -> BotProcess:
     """The bot process of a seat exactly as :func:`run_match` starts it.
 
@@ -247,7 +276,8 @@ def bot_process(spec: MatchSpec, seat: int, seat_spec: SeatSpec, transcript: "Tr
     stderr_path = logs / f"{spec.match_id}.{seat}.stderr" if logs else None
     return BotProcess(seat_spec.command, name=f"seat {seat} ({seat_spec.name})", cwd=seat_spec.cwd,
                       env=seat_spec.env, stderr_path=stderr_path, stderr_cap=spec.stderr_cap,
-                      max_line=spec.max_line, transcript=transcript.for_seat(seat))
+                      max_line=spec.max_line, transcript=transcript.for_seat(seat),
+                      new_session=seat_spec.new_session)
 
 
 def _process_factory(spec: MatchSpec) -> TransportFactory:
@@ -323,6 +353,10 @@ def _close_all(seats: Sequence[_Seat], grace_s: float) -> None:
                 pass
 
 
+class _MatchEnded(Exception):
+    """Raised by the runner into a pending request when another seat's fault ended the match."""
+
+
 class _Runner:
     def __init__(self, spec: MatchSpec, seats: list[_Seat], names: list[str], transcript: Transcript,
                  console: Console | None):
@@ -332,6 +366,7 @@ class _Runner:
         self.state: State = new_match(spec.variant, spec.rules, spec.seed, spec.deals)
         self.request_id = 0
         self._last_id: int | None = None
+        self.encoder = protocol.Encoder()
 
     # ------------------------------------------------------------ faults
 
@@ -374,15 +409,30 @@ class _Runner:
             self.state = forfeit(self.state, [seat.index])
 
     # ------------------------------------------------------------ the loop
+    #
+    # Each step's events go to every seat they are for, and each seat gets
+    # its lines of a step in one write (one wake-up of the bot, not one per
+    # event). The seat that must act next gets its events first and then its
+    # request; the other seats' events are written while it thinks (see
+    # _decide): the referee's remaining work overlaps the bot's, and the
+    # bot's clock, started at the request's write, is not held up by writes
+    # to other bots. Per seat, the order is always the engine's.
 
     def play(self) -> None:
         self._start()
         while True:
-            self._deliver(self.state)
             st = self.state
             if st.over:
+                self._deliver(st)
                 return
-            self._decide(st)
+            seat = self.seats[st.turn]
+            if seat.request_overlapped is not None and not (seat.dead or seat.gone or seat.resync):
+                self._decide(st, self._batches(st))
+                continue
+            self._deliver(st)
+            if self.state.over:
+                return  # a fault while delivering ended the match (its end is delivered)
+            self._decide(self.state, None)
 
     def _start(self) -> None:
         spec = self.spec
@@ -417,35 +467,95 @@ class _Runner:
             self.console(f"Match {spec.match_id}: {spec.variant.value}, seed {spec.seed}, "
                          + ", ".join(f"seat {i} {n}" for i, n in enumerate(self.names)))
 
-    def _deliver(self, st: State) -> None:
-        """Send the events of the last step to the seats they are for."""
-        nseats = st.nseats
-        for event in st.events:
-            lines: dict[int, str] = {}
+    def _batches(self, st: State) -> list[list[str]]:
+        """The lines of ``st``'s events for each seat, in event order."""
+        events = st.events
+        seats = self.seats
+        if len(events) == 1 and events[0].to == ALL and events[0].kind != "match_end":
+            # Nearly every step: one card played, one line for every seat.
+            line = self.encoder.event(events[0])
+            return [[] if seat.dead else [line] for seat in seats]
+        batches: list[list[str]] = [[] for _ in seats]
+        for event in events:
+            line = self.encoder.event(event)
             final = event.kind == "match_end"
-            for seat_index, msg in protocol.event_messages(event, nseats):
-                seat = self.seats[seat_index]
+            for seat in seats if event.to == ALL else (seats[event.to],):
                 if seat.dead and not final:
                     continue  # a faulted bot is told only that the match ended
-                line = lines.get(id(msg))
-                if line is None:
-                    line = lines[id(msg)] = dumps(msg)
-                self._send(seat, line)
-                if self.state is not st:
-                    # Sending faulted a bot and ended the match: deliver the new end.
-                    if self.state.over and st is not self.state:
-                        self._deliver_end()
-                        return
-            if event.kind == "hand_end" and self.console:
-                self._summarise(st, event.data)
+                batches[seat.index].append(line)
+        if self.console:
+            for event in events:
+                if event.kind == "hand_end":
+                    self._summarise(st, event.data)
+        return batches
+
+    def _send_batches(self, st: State, batches: list[list[str]], skip: int = -1) -> bool:
+        """Send each seat (but ``skip``) its lines; False if a fault ended the match.
+
+        The match's end is then delivered to everybody (:meth:`_deliver_end`).
+        """
+        for seat, lines in zip(self.seats, batches):
+            if not lines or seat.index == skip:
+                continue
+            self._send_lines(seat, lines)
+            if self.state is not st and self.state.over:
+                self._deliver_end()
+                return False
+        return True
+
+    def _deliver(self, st: State) -> None:
+        """Send the events of ``st`` to the seats they are for."""
+        if st.events:
+            self._send_batches(st, self._batches(st))
+
+    def _send_lines(self, seat: _Seat, lines: list[str]) -> None:
+        if seat.gone:
+            return
+        try:
+            if len(lines) == 1 or seat.send_lines is None:
+                for line in lines:
+                    seat.transport.send(line)
+            else:
+                seat.send_lines(lines)
+        except BotFault as exc:
+            seat.gone = True
+            if not seat.dead:
+                self._handle(seat, exc.kind, exc.detail)
 
     def _deliver_end(self) -> None:
         for event in self.state.events:
             for seat_index, msg in protocol.event_messages(event, self.state.nseats):
                 self._send(self.seats[seat_index], dumps(msg), quiet=True)
 
-    def _decide(self, st: State) -> None:
+    def _decide(self, st: State, batches: list[list[str]] | None) -> None:
+        """Ask the seat to act in ``st`` and step the engine with its answer (or a fault).
+
+        With ``batches`` (the events of ``st``, not delivered yet) the seat
+        gets its own lines, then its request, and the others get theirs while
+        it thinks.
+        """
         seat = self.seats[st.turn]
+        others: Callable[[], None] | None = None
+        pending = False  # the other seats' lines are still to send
+        if batches is not None:
+            if batches[seat.index]:
+                self._send_lines(seat, batches[seat.index])
+                if self.state is not st and self.state.over:
+                    self._deliver_end()
+                    return
+            pending = True
+
+            def others() -> None:
+                nonlocal pending
+                pending = False
+                if not self._send_batches(st, batches, skip=seat.index):
+                    raise _MatchEnded
+
+            if seat.dead:  # sending to it just failed (substitute policy)
+                try:
+                    others()
+                except _MatchEnded:
+                    return
         if seat.dead:
             # Substitute policy: a bot that can no longer answer faults at each turn.
             if self._fault(seat, FaultKind.CRASH, "the bot is no longer running; the referee decides for it"):
@@ -462,8 +572,11 @@ class _Runner:
             if seat.resync:
                 self._resync(seat)
             transport.check_unexpected()
-            sent = dumps(protocol.request(st, rid, seat.time_field()))
-            line, elapsed = transport.request(sent, seat.allowance())
+            sent = self.encoder.request(st, rid, seat.time_field())
+            if others is not None:
+                line, elapsed = seat.request_overlapped(sent, seat.allowance(), others)  # type: ignore[misc]
+            else:
+                line, elapsed = transport.request(sent, seat.allowance())
             while seat.stale and _answers_stale(line, seat.stale):
                 # The late answer to a request that already timed out: drop it
                 # and keep reading for this request's answer, on the same clock.
@@ -471,9 +584,19 @@ class _Runner:
                 elapsed += more
             if seat.clock is not None:
                 seat.clock.charge(elapsed)
-            action, _ = protocol.parse_answer(line, rid, phase)
+            memo = self.transcript.last_in
+            action, _ = protocol.parse_answer(line, rid, phase, memo[1] if memo is not None and memo[0] is line else None)
             protocol.check_legal(st, action)
+        except _MatchEnded:
+            return  # a fault of another seat ended the match while this one thought
         except (BotFault, ProtocolFault) as exc:
+            if pending:
+                # The request never went out (or its write failed): the
+                # others still get this step's events before anything else.
+                try:
+                    others()  # type: ignore[misc]
+                except _MatchEnded:
+                    return
             if self._fault(seat, exc.kind, exc.detail, sent):
                 self.state = forfeit(st, [seat.index])
             else:

@@ -17,7 +17,7 @@ from .cards import CARD_NAMES, CardError, names_of, parse_card
 from .engine import ALL, Event, IllegalAction, Phase, State, check_action, legal_bids, legal_play_mask
 from .outcomes import FaultKind
 from .rules import Rules, Variant
-from .view import seat_view
+from .view import ViewEncoder, cards_json, pairs_text, scalar_json, scalars_json, seat_view
 
 PROTOCOL_VERSION = 1
 _dumps = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
@@ -109,6 +109,84 @@ def event_messages(event: Event, nseats: int) -> list[tuple[int, dict[str, Any]]
     return [(event.to, msg)]
 
 
+# --------------------------------------------------------------------------- the same, as JSON text
+#
+# What the match runner actually sends: :class:`Encoder` writes the lines of
+# requests and events directly (see the note above
+# :class:`referee.view.ViewEncoder`). Its output is exactly
+# ``dumps(request(...))`` and ``dumps(message)`` for every message of
+# :func:`event_messages`; tests/test_protocol_fast.py proves it on whole
+# matches. Rare events (a hand's start and end, the match's end, exchanges)
+# go through the dicts above and ``dumps``: they are too rare to matter.
+
+_REQUEST_HEAD = {phase: f'{{"type":"{phase.value}","id":' for phase in Phase}
+#: ``_PLAYED[seat][card]``: the whole ``played`` event line.
+_PLAYED = tuple(tuple(f'{{"type":"played","seat":{seat},"card":"{name}"}}' for name in CARD_NAMES)
+                for seat in range(4))
+_TIME_KEYS = ("move_ms", "bank_ms")
+
+
+class Encoder:
+    """Turns requests and events into protocol lines, fast; one per match.
+
+    Same output as the dict-building functions of this module followed by
+    :func:`dumps`, written directly from engine values and precomputed
+    fragments. Holds a per-match cache, so it is not thread-safe.
+    """
+
+    __slots__ = ("_view", "_bids", "_bids_text")
+
+    def __init__(self) -> None:
+        self._view = ViewEncoder()
+        self._bids: tuple = ()
+        self._bids_text = "[]"
+
+    def request(self, st: State, request_id: int, time: dict[str, Any]) -> str:
+        """``dumps(request(st, request_id, time))``."""
+        if tuple(time) != _TIME_KEYS:
+            time_json = _dumps(time)
+        else:
+            time_json = f'{{"move_ms":{scalar_json(time["move_ms"])},"bank_ms":{scalar_json(time["bank_ms"])}}}'
+        phase = st.phase
+        if phase is Phase.PLAY:
+            extra = ',"legal":' + cards_json(legal_play_mask(st))
+        elif phase is Phase.BID:
+            bids = legal_bids(st)
+            if bids is not self._bids:
+                self._bids, self._bids_text = bids, scalars_json(bids)
+            extra = ',"legal":' + self._bids_text
+        elif phase is Phase.KEEP:
+            extra = ',"card":"' + CARD_NAMES[st.pending_card] + '"'  # type: ignore[index]
+        elif phase is Phase.DISCARD:
+            extra = ',"max":' + scalar_json(st.pending_count)
+        elif phase is Phase.PASS:
+            extra = ',"count":' + scalar_json(st.pending_count) + ',"to":' + scalar_json(st.pass_to)
+        else:
+            extra = ""
+        return "".join((_REQUEST_HEAD[phase], scalar_json(request_id), extra, ',"state":',
+                        self._view.state_json(st, st.turn, time_json), "}"))
+
+    def event(self, event: Event) -> str:
+        """The line of an engine event: ``dumps`` of its message in :func:`event_messages`."""
+        kind, data = event.kind, event.data
+        if kind == "played":
+            return _PLAYED[data["seat"]][data["card"]]
+        if kind == "trick":
+            return '{"type":"trick","cards":[' + pairs_text(data["cards"]) + '],"winner":' \
+                + scalar_json(data["winner"]) + "}"
+        if kind == "bid_made":
+            return '{"type":"bid_made","seat":' + scalar_json(data["seat"]) + ',"bid":' \
+                + scalar_json(data["bid"]) + ',"blind":' + scalar_json(data["blind"]) + "}"
+        if kind == "hand":
+            return '{"type":"hand","cards":' + cards_json(data["cards"]) + "}"
+        return _dumps(event_messages(event, 1)[0][1])
+
+
+def request_line(st: State, request_id: int, time: dict[str, Any]) -> str:
+    """``dumps(request(st, request_id, time))``, written directly (see :class:`Encoder`)."""
+    return Encoder().request(st, request_id, time)
+
+
 def error(message: str) -> dict[str, Any]:
     """The ``error`` event sent to a bot that faulted."""
     return {"type": "error", "message": message}
@@ -121,17 +199,23 @@ def _quote(line: str, limit: int = 80) -> str:
     return repr(line if len(line) <= limit else line[:limit] + "...")
 
 
-def parse_answer(line: str, request_id: int, phase: Phase | None) -> tuple[Any, dict[str, Any]]:
+def parse_answer(line: str, request_id: int, phase: Phase | None,
+                 parsed: dict[str, Any] | None = None) -> tuple[Any, dict[str, Any]]:
     """Parse an answer line into ``(action, object)``; raise ``ProtocolFault(malformed)``.
 
     Checks the framing only (a JSON object, the right ``id``, the answer
     field with the right JSON type); whether the decision is legal is
-    :func:`check_legal`'s job.
+    :func:`check_legal`'s job. ``parsed`` may hand over ``json.loads(line)``
+    when the caller already has it (the match transcript decodes each
+    answer it records), so the line is not decoded twice.
     """
-    try:
-        obj = json.loads(line)
-    except ValueError as exc:
-        raise ProtocolFault(FaultKind.MALFORMED, f"answer is not JSON ({exc.msg} at column {exc.colno}): got {_quote(line)}") from None
+    if parsed is not None:
+        obj: Any = parsed
+    else:
+        try:
+            obj = json.loads(line)
+        except ValueError as exc:
+            raise ProtocolFault(FaultKind.MALFORMED, f"answer is not JSON ({exc.msg} at column {exc.colno}): got {_quote(line)}") from None
     if not isinstance(obj, dict):
         raise ProtocolFault(FaultKind.MALFORMED, f"answer must be a JSON object, got a JSON {type(obj).__name__}: {_quote(line)}")
     if "id" not in obj:

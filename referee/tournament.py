@@ -116,6 +116,14 @@ class _CancellableTransport:
             self._check()
             raise
 
+    def send_lines(self, lines: list[str]) -> None:
+        self._check()
+        try:
+            self._inner.send_lines(lines)
+        except BotFault:
+            self._check()
+            raise
+
     def request(self, line: str, timeout_s: float) -> tuple[str, float]:
         self._check()
         try:

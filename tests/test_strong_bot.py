@@ -4,6 +4,7 @@ matches of both variants without an illegal answer or a failed decision."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import queue
@@ -71,7 +72,7 @@ class BotProc:
                 self.p.kill()
 
 
-RULES = RuleSet().__dict__ if hasattr(RuleSet(), "__dict__") else {}
+RULES = dataclasses.asdict(RuleSet())
 
 
 def hello(variant: str, seat: int, move_ms: int = 1000) -> dict:

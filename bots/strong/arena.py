@@ -15,7 +15,7 @@ import dataclasses
 import random
 from typing import Any, Protocol, Sequence
 
-from .cards import FULL_DECK, legal_mask, mask_of, name, names_of, parse_card, trick_winner
+from .cards import legal_mask, mask_of, name, names_of, parse_card, trick_winner
 from .game import RuleSet, score_hand, side_of
 
 
@@ -307,8 +307,8 @@ class Arena:
             self._all({"type": "trick", "cards": [[s, name(c)] for s, c in self.trick], "winner": w})
             self.leader = w
         self.trick = []
-        assert not any(self.hands), "cards left after 13 tricks"
-        assert FULL_DECK
+        if any(self.hands):
+            raise ArenaError("cards left after 13 tricks")
 
 
 class PolicyBot:

@@ -22,8 +22,7 @@ import random
 import time
 from typing import Callable, Sequence
 
-from .cards import SPADE_MASK
-from .evaluate import PARAMS, blind_nil_probability, expected_tricks, nil_features, nil_probability
+from .evaluate import PARAMS, blind_nil_probability, expected_tricks, nil_probability
 from .game import MatchContext, Objective, RuleSet, side_of
 from .playout import playout
 from .sampler import knowledge, sample_deals
@@ -187,6 +186,3 @@ def choose_pass(view: View, count: int, to: int | None) -> list[int]:
     ranked = sorted(cards, key=lambda c: (c % 13, c // 13 == 3))
     return sorted(ranked[:count])
 
-
-__all__ = ["BidConfig", "decide_bid", "decide_blind_nil", "choose_pass", "predicted_bid",
-           "first_leader", "nil_danger", "nil_features", "SPADE_MASK"]

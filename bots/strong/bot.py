@@ -3,7 +3,7 @@ each request to its decision module.
 
 Time: each request's budget is measured from the moment its line was read. With a time
 budget (default 300 ms) a decision works until ``min(budget, 30% of move_ms)`` has passed;
-with a sample budget it does a fixed amount of work (reproducible), still cut at 70% of
+with a sample budget it does a fixed amount of work (reproducible), still cut at 50% of
 ``move_ms`` so that it never times out. The bank is never planned into a decision.
 """
 
@@ -19,7 +19,7 @@ import traceback
 from typing import Any, Callable, Mapping, TextIO
 
 from .bidding import BidConfig, choose_pass, decide_bid, decide_blind_nil
-from .cards import CardError, mask_of, name, names_of, parse_card, parse_cards
+from .cards import CardError, mask_of, name, parse_card
 from .draw import blind_nil_discards, keep_card
 from .evaluate import expected_tricks
 from .game import RuleSet
@@ -27,7 +27,7 @@ from .search import SearchConfig, decide_play, legal_now
 from .view import View, parse_view
 
 DEFAULT_MOVE_MS = 1000
-BID_SAMPLE_FACTOR = 4  # a bid gets this many times the play decisions' sample budget
+BID_SAMPLE_FACTOR = 2  # a bid gets this many times the play decisions' sample budget
 
 
 @dataclasses.dataclass(frozen=True)
@@ -125,10 +125,10 @@ class StrongBot:
         """Work limits for a play and for a bid decision that started at ``t0``.
 
         Bidding happens once per hand and decides most of its score, so it gets more
-        work: 4x the samples, or twice the time (still within 30% of ``move_ms``).
+        work: 2x the samples, or twice the time (still within 30% of ``move_ms``).
         """
         move = self.move_ms if self.move_ms > 0 else DEFAULT_MOVE_MS
-        hard = t0 + 0.7 * move / 1000.0
+        hard = t0 + 0.5 * move / 1000.0
         if self.budget.samples is not None:
             return (SearchConfig(deadline=hard, samples=self.budget.samples),
                     BidConfig(deadline=hard, samples=BID_SAMPLE_FACTOR * self.budget.samples))
@@ -276,5 +276,3 @@ def serve(bot: StrongBot, stdin: TextIO | None = None, stdout: TextIO | None = N
         if bot.finished:
             return 0
 
-
-__all__ = ["Budget", "StrongBot", "serve", "names_of", "parse_cards"]

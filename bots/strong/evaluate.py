@@ -16,7 +16,7 @@ import math
 import os
 from typing import Sequence
 
-from .cards import SPADE_MASK, SUIT_MASKS
+from .cards import SPADE_MASK
 
 TRICK_FEATURES = (
     "bias", "spade_A", "spade_K", "spade_Q", "spade_J", "spade_len", "spade_len_over3",

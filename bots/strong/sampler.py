@@ -187,7 +187,12 @@ def deal_once(k: Knowledge, rng: random.Random) -> list[int] | None:
 
 
 def deal_exhaustive(k: Knowledge, rng: random.Random) -> list[int] | None:
-    """A deal found by backtracking (always succeeds when one exists); slow but rare."""
+    """A deal found by systematic search (always succeeds when one exists).
+
+    Only suits matter to the constraints (voids and hand sizes), so the search runs over
+    how many cards of each suit each seat gets (a few dozen small choices) instead of
+    over single cards, then deals each suit's cards at random to those counts.
+    """
     n = k.n
     hands = list(k.known)
     hands[k.me] = k.hand
@@ -198,28 +203,49 @@ def deal_exhaustive(k: Knowledge, rng: random.Random) -> list[int] | None:
         caps.append(max(0, k.pool.bit_count() - caps[1 - k.me]))
         voids.append(0)
     m = len(hands)
-    cards = _bits(k.pool)
-    rng.shuffle(cards)
-    cards.sort(key=lambda c: sum(1 for s in range(m) if s != k.me and not voids[s] >> (c // 13) & 1))
-    if sum(caps) != len(cards):
+    by_suit = [_bits(k.pool & SUIT_MASKS[u]) for u in range(4)]
+    if sum(caps) != sum(len(x) for x in by_suit):
         return None
+    seats = [s for s in range(m) if s != k.me]
+    counts = [[0] * m for _ in range(4)]
 
-    def rec(i: int) -> bool:
-        if i == len(cards):
-            return True
-        c = cards[i]
-        seats = [s for s in range(m) if s != k.me and caps[s] > 0 and not voids[s] >> (c // 13) & 1]
-        rng.shuffle(seats)
-        for s in seats:
-            caps[s] -= 1
-            hands[s] |= 1 << c
-            if rec(i + 1):
+    def fill(u: int, i: int, left: int) -> bool:
+        # Give ``left`` cards of suit u to seats[i:], then move on to the next suit.
+        if i == len(seats):
+            if left:
+                return False
+            if u == 3:
+                return all(c == 0 for c in caps)
+            return fill(u + 1, 0, len(by_suit[u + 1]))
+        s = seats[i]
+        if voids[s] >> u & 1:
+            hi = 0
+        else:
+            hi = min(left, caps[s])
+        rest_room = sum(caps[t] for t in seats[i + 1:] if not voids[t] >> u & 1)
+        lo = max(0, left - rest_room)
+        options = list(range(lo, hi + 1))
+        rng.shuffle(options)
+        for x in options:
+            caps[s] -= x
+            counts[u][s] = x
+            if fill(u, i + 1, left - x):
                 return True
-            caps[s] += 1
-            hands[s] &= ~(1 << c)
+            caps[s] += x
+        counts[u][s] = 0
         return False
 
-    return hands[:n] if rec(0) else None
+    if not fill(0, 0, len(by_suit[0])):
+        return None
+    for u in range(4):
+        cards = by_suit[u][:]
+        rng.shuffle(cards)
+        i = 0
+        for s in seats:
+            for c in cards[i:i + counts[u][s]]:
+                hands[s] |= 1 << c
+            i += counts[u][s]
+    return hands[:n]
 
 
 def bid_likelihood(bid: int, hand: int, n: int) -> float:

@@ -23,7 +23,7 @@ import random
 import time
 from typing import Callable
 
-from .cards import FULL_DECK, NON_SPADE_MASK, SUIT_MASKS, legal_mask
+from .cards import FULL_DECK, SUIT_MASKS, legal_mask
 from .game import MatchContext, Objective, RuleSet, side_of
 from .playout import playout
 from .policy import choose

@@ -185,7 +185,9 @@ def play_command(
     human_time = TimeControl(move_ms=None if clock is None else int(clock * 1000), bank_ms=0, startup_ms=10000)
     seats: list[Any] = [None] * game.seats
     # cwd is the repository root so `-m referee.human` imports this very package.
-    seats[seat] = SeatSpec(name=name, command=adapter, cwd=str(_ROOT), env=None, time=human_time)
+    # new_session: the adapter reads this terminal; in the referee's session it
+    # would be a background process group, stopped by SIGTTIN on its first read.
+    seats[seat] = SeatSpec(name=name, command=adapter, cwd=str(_ROOT), env=None, time=human_time, new_session=True)
     for offset, argv in enumerate(others, start=1):
         seats[(seat + offset) % game.seats] = SeatSpec(name=program_name(argv), command=argv, cwd=None, env=None, time=None)
     spec = MatchSpec(
