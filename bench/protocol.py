@@ -98,6 +98,8 @@ def main() -> int:
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
     ref_us, bare_us, ratios = [], [], []
+    print(f"cpus: {os.cpu_count()}  python: {sys.version.split()[0]}  load average: {os.getloadavg()[0]:.2f}",
+          flush=True)
     for r in range(args.runs):
         with tempfile.TemporaryDirectory(prefix="spades-bench-") as tmp:
             secs, n, transcript = referee_run(args.seed + r, Path(tmp))
@@ -107,7 +109,8 @@ def main() -> int:
         bare_us.append(bsecs / bn * 1e6)
         ratios.append(ref_us[-1] / bare_us[-1])
         print(f"run {r + 1}: {n} decisions; referee {ref_us[-1]:7.1f} us/decision, "
-              f"bare ping-pong {bare_us[-1]:7.1f} us/decision, ratio {ratios[-1]:.2f}", flush=True)
+              f"bare ping-pong {bare_us[-1]:7.1f} us/decision, ratio {ratios[-1]:.2f}, "
+              f"load average {os.getloadavg()[0]:.2f}", flush=True)
     print(f"referee (engine + protocol + clock + transcript): {statistics.median(ref_us):7.1f} us per decision")
     print(f"bare JSON ping-pong of the same messages:         {statistics.median(bare_us):7.1f} us per decision")
     print(f"ratio {statistics.median(ratios):.2f}")

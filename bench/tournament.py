@@ -1,27 +1,41 @@
 #!/usr/bin/env python3
 """Tournament throughput and memory: ``python3 bench/tournament.py``.
 
-1. Throughput: the same partnership round-robin of bundled bots (to the real
-   target, 500) at concurrency 1 and 2; prints matches per minute for both
-   and, last, ``ratio R``, the speed-up of 2 over 1 (target on 2 cores: 1.7).
-   It also prints how many cores each run kept busy (CPU seconds of the
-   referee and its bots per wall second) and the bound that follows: a single
-   match already overlaps its bots' work with the referee's, so with ``b``
-   cores busy at concurrency 1, two cores allow at most ``2 / b``.
+1. Throughput: a partnership round-robin (to the real target, 500) played at
+   concurrency 1 and 2, alternating ``--repeat`` times; each pair of runs
+   gives a speed-up (c=2 rate / c=1 rate) and the medians are reported
+   (target on 2 cores: 1.7). Two bot line-ups:
+
+   * **light**: the bundled heuristic and random bots (Python and
+     JavaScript), which answer in well under a millisecond. Here a match is
+     mostly process start-up (four interpreters, 60-120 ms of CPU each) and
+     message passing, and a single match already keeps more than one core
+     busy: the four bots start in parallel and digest events while the
+     referee goes on. With ``b`` cores busy at concurrency 1, two cores allow
+     at most ``2 / b``; the run prints ``b`` and that bound.
+   * **mixed**: the strong bot (a search bot) against the heuristic bots, as
+     a real tournament has it. The strong bot gets a fixed *sample-count*
+     budget (``--strong-budget``, e.g. ``8samples``): the same work per
+     decision however busy the machine is. A time budget would make it
+     think for as long as the clock allows whatever the concurrency, which
+     would make scaling trivially perfect and measure nothing.
+
+   The last lines print both speed-ups side by side; ``ratio R`` (the last
+   line) is the mixed line-up's. It also prints, per run, how many cores
+   were kept busy (CPU seconds of the referee and its bots per wall second).
 2. Memory: peak RSS of the referee process for a small and a larger
    tournament (fast bots, low target, many matches), then of ``spades
    standings`` over 2,000 and 20,000 records. Records are streamed to disk and
    standings keep counters only, so the peaks should stay flat.
 
 Each run happens in a fresh child process (so peak RSS is that run's alone)
-in a temporary folder that is removed afterwards. Throughput runs alternate
-c=1 and c=2 ``--repeat`` times and keep the best of each, so a burst of other
-load on the machine hurts one sample rather than the ratio.
+in a temporary folder that is removed afterwards.
 
-Options: ``--rounds N`` twin pairs per pairing in the throughput run
-(default 3), ``--repeat N`` (default 2), ``--small N`` / ``--large N``
-matches per pairing in the memory runs (defaults 4 and 40),
-``--skip-memory``.
+Options: ``--rounds N`` twin pairs per pairing in the light run (default 3),
+``--mixed-rounds N`` (default 1), ``--repeat N`` pairs of runs (default 3),
+``--strong-budget`` (default ``8samples``), ``--only light|mixed``,
+``--small N`` / ``--large N`` matches per pairing in the memory runs
+(defaults 4 and 40), ``--skip-memory``.
 """
 
 from __future__ import annotations
@@ -29,6 +43,8 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -73,9 +89,9 @@ def _config(folder: Path, *, bots: list[tuple[str, list[str]]], per_pairing: int
         lines.append(f"  - name: {name}")
         lines.append(f"    command: {json.dumps(argv)}")
         lines.append(f"    cwd: {json.dumps(str(ROOT))}")
-        # Seeded random bots: every run plays the very same games, so runs
-        # differ only in how fast they play them.
-        lines.append('    env: {BOT_SEED: "7"}')
+        # Seeded bots: every run plays the very same games, so runs differ
+        # only in how fast they play them.
+        lines.append('    env: {BOT_SEED: "7", STRONG_SEED: "7"}')
     path = folder / "bench.yaml"
     path.write_text("\n".join(lines) + "\n")
     return path
@@ -105,39 +121,58 @@ def _standings_memory(sample: list[str], count: int) -> dict:
         return _child(_STANDINGS_CHILD, tmp)
 
 
+def throughput(label: str, bots: list[tuple[str, list[str]]], per_pairing: int, repeat: int) -> dict[str, float]:
+    """Alternate concurrency 1 and 2 ``repeat`` times; return the medians."""
+    rates: dict[int, list[float]] = {1: [], 2: []}
+    busy: dict[int, list[float]] = {1: [], 2: []}
+    speedups: list[float] = []
+    for sample in range(repeat):
+        for concurrency in (1, 2):
+            with tempfile.TemporaryDirectory(prefix="spades-bench-") as tmp:
+                cfg = _config(Path(tmp), bots=bots, per_pairing=per_pairing, target=500, seed=1)
+                res = _run(cfg, concurrency)
+            rate = res["matches"] / res["seconds"] * 60
+            rates[concurrency].append(rate)
+            # CPU seconds used per wall second: how many cores the run kept busy.
+            busy[concurrency].append((res["referee_cpu"] + res["bots_cpu"]) / res["seconds"])
+            print(f"{label} concurrency {concurrency} (sample {sample + 1}): {res['matches']} matches in "
+                  f"{res['seconds']:.1f} s = {rate:.1f} matches/min, cores busy {busy[concurrency][-1]:.2f} "
+                  f"(referee {res['referee_cpu']:.1f} s, bots {res['bots_cpu']:.1f} s CPU), "
+                  f"peak RSS {res['peak_kb'] / 1024:.1f} MiB, load average {os.getloadavg()[0]:.2f}", flush=True)
+        speedups.append(rates[2][-1] / rates[1][-1])
+    return {"c1": statistics.median(rates[1]), "c2": statistics.median(rates[2]),
+            "busy1": statistics.median(busy[1]), "busy2": statistics.median(busy[2]),
+            "ratio": statistics.median(speedups)}
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--rounds", type=int, default=3, help="twin pairs per pairing in the throughput run")
-    parser.add_argument("--repeat", type=int, default=2, help="throughput samples per concurrency (best kept)")
+    parser.add_argument("--rounds", type=int, default=3, help="twin pairs per pairing in the light run")
+    parser.add_argument("--mixed-rounds", type=int, default=1, help="twin pairs per pairing in the mixed run")
+    parser.add_argument("--repeat", type=int, default=3, help="pairs of c=1/c=2 runs (medians are reported)")
+    parser.add_argument("--strong-budget", default="8samples",
+                        help="the strong bot's budget in the mixed run: a sample count, e.g. 8samples")
+    parser.add_argument("--only", choices=("light", "mixed"), help="run one line-up only")
     parser.add_argument("--small", type=int, default=4, help="matches per pairing, small memory run")
     parser.add_argument("--large", type=int, default=40, help="matches per pairing, large memory run")
     parser.add_argument("--skip-memory", action="store_true")
     args = parser.parse_args()
+    if not re.fullmatch(r"\d+\s*samples?", args.strong_budget.strip()):
+        parser.error(f"--strong-budget must be a sample count such as 8samples (a time budget would scale "
+                     f"perfectly by construction), got: {args.strong_budget!r}")
 
-    bots = [("heuristic", ["python3", "bots/heuristic_bot.py"]),
-            ("random", ["python3", "bots/random_bot.py"]),
-            ("heuristic-js", ["node", "bots/js/heuristic_bot.js"])]
-    load = os.getloadavg()[0]
-    print(f"cpus: {os.cpu_count()}  python: {sys.version.split()[0]}  load average: {load:.2f}")
-    rates: dict[int, float] = {1: 0.0, 2: 0.0}
-    busy_c1: list[float] = []
-    for sample in range(args.repeat):
-        for concurrency in (1, 2):
-            with tempfile.TemporaryDirectory(prefix="spades-bench-") as tmp:
-                cfg = _config(Path(tmp), bots=bots, per_pairing=2 * args.rounds, target=500, seed=1)
-                res = _run(cfg, concurrency)
-            rate = res["matches"] / res["seconds"] * 60
-            rates[concurrency] = max(rates[concurrency], rate)
-            # CPU seconds used per wall second: how many cores the run kept busy.
-            busy = (res["referee_cpu"] + res["bots_cpu"]) / res["seconds"]
-            if concurrency == 1:
-                busy_c1.append(busy)
-            print(f"concurrency {concurrency} (sample {sample + 1}): {res['matches']} matches in "
-                  f"{res['seconds']:.1f} s = {rate:.1f} matches/min, cores busy {busy:.2f} (referee "
-                  f"{res['referee_cpu']:.1f} s, bots {res['bots_cpu']:.1f} s CPU), "
-                  f"peak RSS {res['peak_kb'] / 1024:.1f} MiB")
-    for concurrency in (1, 2):
-        print(f"concurrency {concurrency}: {rates[concurrency]:.1f} matches/min (best)")
+    light = [("heuristic", ["python3", "bots/heuristic_bot.py"]),
+             ("random", ["python3", "bots/random_bot.py"]),
+             ("heuristic-js", ["node", "bots/js/heuristic_bot.js"])]
+    mixed = [("strong", ["python3", "bots/strong_bot.py", "--budget", args.strong_budget]),
+             ("heuristic", ["python3", "bots/heuristic_bot.py"]),
+             ("heuristic-js", ["node", "bots/js/heuristic_bot.js"])]
+    print(f"cpus: {os.cpu_count()}  python: {sys.version.split()[0]}  load average: {os.getloadavg()[0]:.2f}")
+    results: dict[str, dict[str, float]] = {}
+    if args.only != "mixed":
+        results["light"] = throughput("light", light, 2 * args.rounds, args.repeat)
+    if args.only != "light":
+        results["mixed"] = throughput("mixed", mixed, 2 * args.mixed_rounds, args.repeat)
 
     if not args.skip_memory:
         fast = [("heuristic", ["python3", "bots/heuristic_bot.py"]),
@@ -154,12 +189,15 @@ def main() -> int:
             print(f"memory standings: {res['matches']} records in {res['seconds']:.1f} s, "
                   f"peak RSS {res['peak_kb'] / 1024:.1f} MiB")
 
-    # One match alone already keeps more than one core busy (its four bots
-    # digest events while the referee goes on), so two cores cannot give 2x.
-    one = sum(busy_c1) / len(busy_c1)
-    print(f"bound: one match keeps {one:.2f} cores busy, so {os.cpu_count()} cores allow at most "
-          f"{min(2, os.cpu_count() or 1) / one:.2f}x at concurrency 2")
-    print(f"ratio {rates[2] / rates[1]:.2f}")
+    cores = min(2, os.cpu_count() or 1)
+    for label, what in (("light", "heuristic/random bots"), ("mixed", f"strong bot at {args.strong_budget}")):
+        r = results.get(label)
+        if r is None:
+            continue
+        print(f"{label} ({what}): concurrency 1 {r['c1']:.1f} matches/min, concurrency 2 {r['c2']:.1f} "
+              f"matches/min; one match keeps {r['busy1']:.2f} cores busy, so {cores} cores allow at most "
+              f"{cores / r['busy1']:.2f}x; speed-up {r['ratio']:.2f}")
+    print(f"ratio {results['mixed' if 'mixed' in results else 'light']['ratio']:.2f}")
     return 0
 
 

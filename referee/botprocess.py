@@ -68,6 +68,8 @@ _PIPE_RELEASE_S = 0.050
 _STDERR_JOIN_S = 1.0
 _STDERR_POLL_MS = 100
 _POLLIN = select.POLLIN
+# Writes of at most this many bytes to a pipe are atomic: all or nothing.
+_PIPE_BUF = select.PIPE_BUF
 _QUOTE_CHARS = 80
 
 Transcript = Callable[[str, str, float], None]
@@ -329,6 +331,38 @@ class BotProcess:
                 transcript("out", line, time.time())
         self._send_data(("\n".join(lines) + "\n").encode(), timeout_s)
 
+    def try_send_lines(self, lines: Sequence[str]) -> bool:
+        """Write event lines at once if the input pipe takes them whole; else write nothing.
+
+        Returns False, having written nothing, when the pipe has no room for
+        all of them right now (or they exceed ``PIPE_BUF``, the most a pipe
+        takes in one piece). For a caller that must not wait, such as a
+        runner timing another bot meanwhile. Raises like :meth:`send` when
+        the bot closed its stdin or exited.
+        """
+        if self._stdin_fd < 0 or self._closed:
+            self._check_line("")
+        for line in lines:
+            if "\n" in line:
+                self._check_line(line)
+        data = ("\n".join(lines) + "\n").encode()
+        if len(data) > _PIPE_BUF:
+            return False
+        t = time.time()
+        try:
+            written = os.write(self._stdin_fd, data)
+        except BlockingIOError:
+            return False
+        except OSError as exc:
+            raise self._write_fault(exc) from None
+        if written < len(data):  # cannot happen on a pipe (atomic up to PIPE_BUF); finish it anyway
+            self._write(data[written:], time.perf_counter() + SEND_TIMEOUT_S, SEND_TIMEOUT_S)
+        transcript = self._transcript
+        if transcript is not None:
+            for line in lines:
+                transcript("out", line, t)
+        return True
+
     def _send_data(self, data: bytes, timeout_s: float) -> None:
         try:
             written = os.write(self._stdin_fd, data)
@@ -349,6 +383,13 @@ class BotProcess:
     def request_overlapped(self, line: str, timeout_s: float,
                            meanwhile: Callable[[], None] | None) -> tuple[str, float]:
         """Write a request line, call ``meanwhile()``, and read the bot's one-line answer.
+
+        ``meanwhile`` (may be None) is the caller's work to overlap with the
+        bot's thinking; it runs once the request is written, and its
+        exceptions propagate (nothing is read then). Its time counts in
+        ``elapsed_s`` only if the answer is already there when it returns, so
+        it must be short and never wait (the match runner only writes what
+        pipes take at once).
 
         Returns ``(answer, elapsed_s)``: the answer without ``"\\n"`` (and a
         trailing ``"\\r"``), and the seconds from just before the write to the

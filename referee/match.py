@@ -140,7 +140,16 @@ class MatchRecord:
 
 
 class Transport(Protocol):
-    """What the runner needs from a seat's connection (a process, or a fake in tests)."""
+    """What the runner needs from a seat's connection (a process, or a fake in tests).
+
+    The runner also uses these methods when a transport has them (as
+    :class:`~referee.botprocess.BotProcess` does), and works without them:
+    ``send_lines(lines)`` (several events, one write), ``try_send_lines(lines)
+    -> bool`` (write only if that need not wait) and ``request_overlapped(line,
+    timeout_s, meanwhile)`` (a request that calls ``meanwhile()`` between its
+    write and its read); also ``read_line`` and ``discard_pending`` for the
+    ``substitute`` fault policy.
+    """
 
     spawn_s: float
 
@@ -164,7 +173,7 @@ class _Seat:
     """Runner-side bookkeeping of one seat."""
 
     __slots__ = ("index", "spec", "transport", "clock", "time", "faults", "dead", "gone", "resync", "stale", "name",
-                 "send_lines", "request_overlapped")
+                 "send_lines", "request_overlapped", "try_send_lines")
 
     def __init__(self, index: int, spec: SeatSpec, transport: Transport, time_control: TimeControl):
         self.index, self.spec, self.transport, self.time = index, spec, transport, time_control
@@ -178,12 +187,11 @@ class _Seat:
         self.stale: set[int] = set()  # ids of requests that timed out: their answers are dropped
         # Optional transport features (fakes need not have them): several
         # lines in one write; a request that runs a callable between writing
-        # the request and reading the answer.
+        # the request and reading the answer; a write only if it need not wait.
         self.send_lines: Callable[[list[str]], None] | None = getattr(transport, "send_lines", None)
         self.request_overlapped: Callable[[str, float, Callable[[], None]], tuple[str, float]] | None = \
             getattr(transport, "request_overlapped", None)
-        if os.environ.get("EXP_NO_OVERLAP"):
-            self.request_overlapped = None
+        self.try_send_lines: Callable[[list[str]], bool] | None = getattr(transport, "try_send_lines", None)
 
     def time_field(self) -> dict[str, Any]:
         if self.clock is None:
@@ -367,6 +375,7 @@ class _Runner:
         self.request_id = 0
         self._last_id: int | None = None
         self.encoder = protocol.Encoder()
+        self._end_delivered = False
 
     # ------------------------------------------------------------ faults
 
@@ -423,7 +432,8 @@ class _Runner:
         while True:
             st = self.state
             if st.over:
-                self._deliver(st)
+                if not self._end_delivered:
+                    self._deliver(st)
                 return
             seat = self.seats[st.turn]
             if seat.request_overlapped is not None and not (seat.dead or seat.gone or seat.resync):
@@ -523,6 +533,8 @@ class _Runner:
                 self._handle(seat, exc.kind, exc.detail)
 
     def _deliver_end(self) -> None:
+        """Tell everybody the match ended (a fault ended it while the last step's lines went out)."""
+        self._end_delivered = True
         for event in self.state.events:
             for seat_index, msg in protocol.event_messages(event, self.state.nseats):
                 self._send(self.seats[seat_index], dumps(msg), quiet=True)
@@ -530,32 +542,36 @@ class _Runner:
     def _decide(self, st: State, batches: list[list[str]] | None) -> None:
         """Ask the seat to act in ``st`` and step the engine with its answer (or a fault).
 
-        With ``batches`` (the events of ``st``, not delivered yet) the seat
-        gets its own lines, then its request, and the others get theirs while
-        it thinks.
+        With ``batches`` (the lines of ``st``'s events, not sent yet) the seat
+        first gets its own lines, then its request; the other seats get theirs
+        while it thinks, but only with writes that cannot wait (a pipe with
+        room for the whole batch): the bot's clock runs from the request's
+        write to its answer, and must never include the referee waiting on
+        another bot. A batch that cannot go at once is sent after the answer
+        is read, before anything else goes to that seat.
         """
         seat = self.seats[st.turn]
         others: Callable[[], None] | None = None
-        pending = False  # the other seats' lines are still to send
+        pending = False  # the other seats' lines are not sent yet
+        later: list[tuple[_Seat, list[str]]] = []  # batches that would have had to wait
         if batches is not None:
             if batches[seat.index]:
                 self._send_lines(seat, batches[seat.index])
                 if self.state is not st and self.state.over:
                     self._deliver_end()
                     return
-            pending = True
-
-            def others() -> None:
-                nonlocal pending
-                pending = False
+            if seat.dead:  # sending to it just failed (substitute policy): no request
                 if not self._send_batches(st, batches, skip=seat.index):
-                    raise _MatchEnded
-
-            if seat.dead:  # sending to it just failed (substitute policy)
-                try:
-                    others()
-                except _MatchEnded:
                     return
+            else:
+                pending = True
+
+                def others() -> None:
+                    nonlocal pending
+                    pending = False
+                    if not self._try_batches(st, batches, seat.index, later):
+                        raise _MatchEnded
+
         if seat.dead:
             # Substitute policy: a bot that can no longer answer faults at each turn.
             if self._fault(seat, FaultKind.CRASH, "the bot is no longer running; the referee decides for it"):
@@ -588,21 +604,54 @@ class _Runner:
             action, _ = protocol.parse_answer(line, rid, phase, memo[1] if memo is not None and memo[0] is line else None)
             protocol.check_legal(st, action)
         except _MatchEnded:
-            return  # a fault of another seat ended the match while this one thought
+            return  # another seat's fault ended the match while this one thought; the end is delivered
         except (BotFault, ProtocolFault) as exc:
-            if pending:
-                # The request never went out (or its write failed): the
-                # others still get this step's events before anything else.
-                try:
-                    others()  # type: ignore[misc]
-                except _MatchEnded:
-                    return
+            # The others get this step's events before anything else: those
+            # never sent (the request could not be written) and those deferred.
+            if pending and not self._send_batches(st, batches, skip=seat.index):  # type: ignore[arg-type]
+                return
+            if not self._send_later(st, later):
+                return
             if self._fault(seat, exc.kind, exc.detail, sent):
                 self.state = forfeit(st, [seat.index])
             else:
                 self.state = step(st, fallback_action(st))
             return
-        self.state = step(st, action)
+        if self._send_later(st, later):
+            self.state = step(st, action)
+
+    def _try_batches(self, st: State, batches: list[list[str]], skip: int,
+                     later: list[tuple[_Seat, list[str]]]) -> bool:
+        """Send the batches that can go without waiting; queue the others on ``later``.
+
+        False if a fault ended the match (its end is then delivered).
+        """
+        for seat, lines in zip(self.seats, batches):
+            if not lines or seat.index == skip or seat.gone:
+                continue
+            if seat.try_send_lines is None:
+                later.append((seat, lines))
+                continue
+            try:
+                if not seat.try_send_lines(lines):
+                    later.append((seat, lines))
+            except BotFault as exc:
+                seat.gone = True
+                if not seat.dead:
+                    self._handle(seat, exc.kind, exc.detail)
+                if self.state is not st and self.state.over:
+                    self._deliver_end()
+                    return False
+        return True
+
+    def _send_later(self, st: State, later: list[tuple[_Seat, list[str]]]) -> bool:
+        """Send the batches :meth:`_try_batches` deferred; False if a fault ended the match."""
+        for seat, lines in later:
+            self._send_lines(seat, lines)
+            if self.state is not st and self.state.over:
+                self._deliver_end()
+                return False
+        return True
 
     def _resync(self, seat: _Seat) -> None:
         """After a timeout under ``substitute``: drop a late answer that already came."""

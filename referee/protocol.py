@@ -134,19 +134,28 @@ class Encoder:
     fragments. Holds a per-match cache, so it is not thread-safe.
     """
 
-    __slots__ = ("_view", "_bids", "_bids_text")
+    __slots__ = ("_view", "_bids", "_bids_text", "_time", "_time_text")
 
     def __init__(self) -> None:
         self._view = ViewEncoder()
         self._bids: tuple = ()
         self._bids_text = "[]"
+        self._time: tuple = ()
+        self._time_text = ""
 
     def request(self, st: State, request_id: int, time: dict[str, Any]) -> str:
         """``dumps(request(st, request_id, time))``."""
         if tuple(time) != _TIME_KEYS:
             time_json = _dumps(time)
         else:
-            time_json = f'{{"move_ms":{scalar_json(time["move_ms"])},"bank_ms":{scalar_json(time["bank_ms"])}}}'
+            # The bank changes only when a bot goes over its move time: the
+            # text is nearly always the one of the previous request. (Values
+            # are ints or None, so equality is exact; scalar_json checks them.)
+            key = time["move_ms"], time["bank_ms"]
+            if key != self._time:
+                self._time = key
+                self._time_text = f'{{"move_ms":{scalar_json(key[0])},"bank_ms":{scalar_json(key[1])}}}'
+            time_json = self._time_text
         phase = st.phase
         if phase is Phase.PLAY:
             extra = ',"legal":' + cards_json(legal_play_mask(st))

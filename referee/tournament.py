@@ -124,10 +124,27 @@ class _CancellableTransport:
             self._check()
             raise
 
+    def try_send_lines(self, lines: list[str]) -> bool:
+        self._check()
+        try:
+            return self._inner.try_send_lines(lines)
+        except BotFault:
+            self._check()
+            raise
+
     def request(self, line: str, timeout_s: float) -> tuple[str, float]:
         self._check()
         try:
             return self._inner.request(line, timeout_s)
+        except BotFault:
+            self._check()
+            raise
+
+    def request_overlapped(self, line: str, timeout_s: float,
+                           meanwhile: Callable[[], None] | None) -> tuple[str, float]:
+        self._check()
+        try:
+            return self._inner.request_overlapped(line, timeout_s, meanwhile)
         except BotFault:
             self._check()
             raise

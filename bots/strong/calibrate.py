@@ -12,7 +12,12 @@ Nil and some seats to Blind Nil, so that the nil models see enough of them. Then
   (non-nil bidders), plus the residual spread;
 * ``nil4``/``nil2``: logistic regression (Newton steps) of "took no trick" on
   :func:`evaluate.nil_features` (nil bidders);
-* ``blind_nil``: the observed Blind Nil success rate per variant.
+* ``blind_nil``: the observed Blind Nil success rate per variant;
+* ``keep2``: how often a two-player drawer keeps a card it saw, by rank (plain, spade),
+  which the sampler uses to deal the opponent the cards it likely kept.
+
+``sim_optimism`` (how far the bidding simulation's tricks run above the tricks then
+taken) is not fitted here: it was measured in matches against the heuristic bot.
 
 Two or three rounds (fit, write, replay with the new bids) converge.
 """
@@ -40,11 +45,19 @@ class RecordingBot(PolicyBot):
         self.blind_rate = blind_rate
         self.records: list[tuple[int, int]] = []  # (hand_no, hand mask at bid time)
         self.hand_no = 0
+        self.kept = [[0] * 13, [0] * 13]  # [plain, spade][rank]: cards seen and kept
+        self.seen = [[0] * 13, [0] * 13]  # ... and cards seen in the draw
 
     def handle(self, msg: dict) -> dict | None:
         kind = msg.get("type")
         if kind == "hand_start":
             self.hand_no = msg.get("hand", self.hand_no + 1)
+        if kind == "drawn":
+            for field, kept in (("kept", 1), ("discarded", 0)):
+                c = parse_card(msg[field])
+                sp = 1 if c // 13 == 3 else 0
+                self.seen[sp][c % 13] += 1
+                self.kept[sp][c % 13] += kept
         if kind == "blind_nil" and "id" in msg:
             super().handle(msg)
             return {"id": msg["id"], "blind_nil": self.rng.random() < self.blind_rate}
@@ -62,12 +75,17 @@ class RecordingBot(PolicyBot):
 def collect(n: int, hands_wanted: int, seed: int) -> dict[str, list]:
     """Play matches until ``hands_wanted`` hands are recorded; return the samples."""
     rng = random.Random(seed)
-    data: dict[str, list] = {"tricks": [], "nil": [], "blind": []}
+    data: dict[str, list] = {"tricks": [], "nil": [], "blind": [],
+                             "kept": [[0] * 13, [0] * 13], "seen": [[0] * 13, [0] * 13]}
     hands = 0
     while hands < hands_wanted:
         bots = [RecordingBot(rng.randrange(1 << 30), nil_rate=0.25, blind_rate=0.04) for _ in range(n)]
         res = Arena(bots, seed=rng.randrange(1 << 30)).play_match()
         for s, bot in enumerate(bots):
+            for sp in (0, 1):
+                for r in range(13):
+                    data["kept"][sp][r] += bot.kept[sp][r]
+                    data["seen"][sp][r] += bot.seen[sp][r]
             recs = dict(bot.records)
             for i, h in enumerate(res.hands, start=1):
                 if h.blind[s]:
@@ -168,6 +186,11 @@ def main(argv: list[str] | None = None) -> int:
             wl = fit_logistic(nx, ny)
             params["nil" + tag] = {"weights": [round(v, 4) for v in wl]}
             print(f"{n}-seat nil: {len(ny)} nils, success {sum(ny) / len(ny):.3f}")
+        if n == 2:
+            rates = [[round(data["kept"][sp][r] / max(1, data["seen"][sp][r]), 2) for r in range(13)]
+                     for sp in (0, 1)]
+            params["keep2"] = {"plain": rates[0], "spade": rates[1]}
+            print(f"2-seat keep rates: plain {rates[0]}, spades {rates[1]}")
         if data["blind"]:
             rate = sum(data["blind"]) / len(data["blind"])
             params["blind_nil"]["p" + tag] = round(rate, 3)

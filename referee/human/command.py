@@ -9,6 +9,7 @@
 from __future__ import annotations
 
 import contextlib
+import fcntl
 import json
 import os
 import random
@@ -72,7 +73,35 @@ def human_command(
         partner = shlex.split(partner_bot)
         if not partner:
             raise click.BadParameter(f"empty command, got: {partner_bot!r}", param_hint="--partner-bot")
+    _leave_terminal_if_in_background()
     sys.exit(run_adapter(tty, input_path, output_path, ascii_only, color, name, partner))
+
+
+def _leave_terminal_if_in_background() -> None:
+    """Give up the controlling terminal when this process is a background job of it.
+
+    The referee starts bots in process groups of its own session, so a
+    human adapter that a tournament config starts shares the referee's
+    terminal as a background group: reading it would stop the adapter
+    (SIGTTIN) and the match would hang until the start-up timeout. Without
+    a controlling terminal the adapter says at once that it needs ``--tty``
+    (and a terminal named with ``--tty`` works, its reads are then not
+    subject to job control). ``spades play`` starts its adapter in a new
+    session, which has no controlling terminal to begin with; run directly
+    at a shell prompt the adapter is the foreground job and keeps it.
+    """
+    try:
+        fd = os.open("/dev/tty", os.O_RDWR | os.O_NOCTTY)
+    except OSError:
+        return  # no controlling terminal
+    try:
+        # Never as a session leader: for it, TIOCNOTTY would hang up the terminal's jobs.
+        if os.getsid(0) != os.getpid() and os.tcgetpgrp(fd) != os.getpgrp():
+            fcntl.ioctl(fd, termios.TIOCNOTTY)
+    except OSError:
+        pass  # keep the terminal; the adapter reports whatever goes wrong with it
+    finally:
+        os.close(fd)
 
 
 def _controlling_terminal() -> str | None:
