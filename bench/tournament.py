@@ -32,7 +32,7 @@ Each run happens in a fresh child process (so peak RSS is that run's alone)
 in a temporary folder that is removed afterwards.
 
 Options: ``--rounds N`` twin pairs per pairing in the light run (default 3),
-``--mixed-rounds N`` (default 1), ``--repeat N`` pairs of runs (default 3),
+``--mixed-rounds N`` (default 2), ``--repeat N`` pairs of runs (default 3),
 ``--strong-budget`` (default ``8samples``), ``--only light|mixed``,
 ``--small N`` / ``--large N`` matches per pairing in the memory runs
 (defaults 4 and 40), ``--skip-memory``.
@@ -59,12 +59,14 @@ _CHILD = textwrap.dedent("""
     from referee.config import load_config
     from referee.tournament import Tournament
     config = load_config(sys.argv[1])
+    before = resource.getrusage(resource.RUSAGE_SELF)  # the interpreter's start-up is not the run's
     t0 = time.perf_counter()
     outcome = Tournament(config, concurrency=int(sys.argv[2])).run()
     seconds = time.perf_counter() - t0
     me, kids = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    referee = me.ru_utime + me.ru_stime - before.ru_utime - before.ru_stime
     print(json.dumps({"matches": outcome.played, "seconds": seconds, "peak_kb": me.ru_maxrss,
-                      "referee_cpu": me.ru_utime + me.ru_stime, "bots_cpu": kids.ru_utime + kids.ru_stime,
+                      "referee_cpu": referee, "bots_cpu": kids.ru_utime + kids.ru_stime,
                       "complete": outcome.complete}))
 """)
 
@@ -148,7 +150,7 @@ def throughput(label: str, bots: list[tuple[str, list[str]]], per_pairing: int, 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=3, help="twin pairs per pairing in the light run")
-    parser.add_argument("--mixed-rounds", type=int, default=1, help="twin pairs per pairing in the mixed run")
+    parser.add_argument("--mixed-rounds", type=int, default=2, help="twin pairs per pairing in the mixed run")
     parser.add_argument("--repeat", type=int, default=3, help="pairs of c=1/c=2 runs (medians are reported)")
     parser.add_argument("--strong-budget", default="8samples",
                         help="the strong bot's budget in the mixed run: a sample count, e.g. 8samples")
