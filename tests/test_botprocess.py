@@ -366,8 +366,14 @@ def _fork_child_crash(tmp_path: Path) -> None:
         # The forked child still holds stdout open, so end-of-file never
         # comes: only watching the process itself makes this fast.
         assert took < 1.0
-        match = re.search(r"forked child pid (\d+)", log.read_text())
-        assert match, log.read_text()
+        # The stderr drain thread writes the log on its own schedule: wait for the line.
+        deadline = time.perf_counter() + 5.0
+        match = None
+        while match is None and time.perf_counter() < deadline:
+            match = re.search(r"forked child pid (\d+)", log.read_text() if log.exists() else "")
+            if match is None:
+                time.sleep(0.02)
+        assert match, log.read_text() if log.exists() else "(no stderr log)"
         child = int(match.group(1))
         assert alive(child)
         assert bot.close(grace_s=0.05, term_s=0.2) == 0
