@@ -250,7 +250,6 @@ def run_checks(command: str | Sequence[str], move_ms: int = 1000, slow_ms: float
                         and msg.get("type") == "received":
                     received = True
     # hello has its own start-up allowance (process start included): not a decision.
-    del stopped
     slow = [ex for ex in log if ex.elapsed_ms is not None and ex.elapsed_ms > slow_limit
             and ex.request["type"] != "hello"]
     return Report(log, faults, slow, slow_limit, received)

@@ -209,11 +209,8 @@ def known_cards(st: State, seat: int) -> int:
     """Mask of every card ``seat`` has legitimately seen (for leak tests and bots' reasoning)."""
     mask = st.hands[seat] if st.looked[seat] else 0
     mask |= st.discarded[seat] | st.passed[seat] | st.received[seat]
-    for _, card in st.played:
+    for _, card in st.played:  # the completed tricks and the trick in progress
         mask |= 1 << card
-    for trick in st.done:
-        for _, card in trick:
-            mask |= 1 << card
     if st.phase is Phase.KEEP and st.turn == seat:
         mask |= 1 << st.deal.cards[st.stock]
     return mask
