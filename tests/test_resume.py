@@ -151,7 +151,7 @@ def test_after_sigkill_bots_exit_and_a_torn_line_is_repaired(slow_tournament: tu
         if proc.poll() is None:
             proc.kill()
     # Orphaned bots read end-of-file on stdin and exit by themselves.
-    assert wait_until(lambda: not marked_processes(marker), 5), marked_processes(marker)
+    assert wait_until(lambda: not marked_processes(marker), 15), marked_processes(marker)
     # Simulate the worst case of a kill in the middle of appending a record.
     with open(matches, "ab") as fh:
         fh.write(b'{"match": "001-one-two-2b", "variant": "partn')
