@@ -15,14 +15,18 @@
      at most ``2 / b``; the run prints ``b`` and that bound.
    * **mixed**: the strong bot (a search bot) against the heuristic bots, as
      a real tournament has it. The strong bot gets a fixed *sample-count*
-     budget (``--strong-budget``, e.g. ``8samples``): the same work per
-     decision however busy the machine is. A time budget would make it
-     think for as long as the clock allows whatever the concurrency, which
-     would make scaling trivially perfect and measure nothing.
+     budget (``--strong-budget``, default ``16samples``, some 20 ms a
+     decision here): the same work per decision however busy the machine
+     is. A time budget would make it think for as long as the clock allows
+     whatever the concurrency, which would make scaling trivially perfect
+     and measure nothing.
 
    The last lines print both speed-ups side by side; ``ratio R`` (the last
    line) is the mixed line-up's. It also prints, per run, how many cores
-   were kept busy (CPU seconds of the referee and its bots per wall second).
+   were kept busy (CPU seconds of the referee and its bots per wall second)
+   and, at concurrency 2, the share of worker time lost to the ramp-down
+   (once fewer matches are left than workers, a core has nothing to do; in
+   a short run of long matches that is a visible part of the run).
 2. Memory: peak RSS of the referee process for a small and a larger
    tournament (fast bots, low target, many matches), then of ``spades
    standings`` over 2,000 and 20,000 records. Records are streamed to disk and
@@ -33,7 +37,7 @@ in a temporary folder that is removed afterwards.
 
 Options: ``--rounds N`` twin pairs per pairing in the light run (default 3),
 ``--mixed-rounds N`` (default 2), ``--repeat N`` pairs of runs (default 3),
-``--strong-budget`` (default ``8samples``), ``--only light|mixed``,
+``--strong-budget`` (default ``16samples``), ``--only light|mixed``,
 ``--small N`` / ``--large N`` matches per pairing in the memory runs
 (defaults 4 and 40), ``--skip-memory``.
 """
@@ -54,20 +58,33 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 
 # Runs inside the child: play the config, report seconds and peak RSS as JSON.
+# Also measures the ramp-down: when each worker thread finished its last match
+# (once fewer matches are left than workers, a core idles).
 _CHILD = textwrap.dedent("""
-    import json, resource, sys, time
+    import json, resource, sys, threading, time
+    import referee.tournament
     from referee.config import load_config
     from referee.tournament import Tournament
     config = load_config(sys.argv[1])
+    concurrency = int(sys.argv[2])
+    ends = {}
+    run_match = referee.tournament.run_match
+    def timed_run_match(*args, **kwargs):
+        try:
+            return run_match(*args, **kwargs)
+        finally:
+            ends[threading.current_thread().name] = time.perf_counter()
+    referee.tournament.run_match = timed_run_match
     before = resource.getrusage(resource.RUSAGE_SELF)  # the interpreter's start-up is not the run's
     t0 = time.perf_counter()
-    outcome = Tournament(config, concurrency=int(sys.argv[2])).run()
-    seconds = time.perf_counter() - t0
+    outcome = Tournament(config, concurrency=concurrency).run()
+    t1 = time.perf_counter()
     me, kids = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
-    referee = me.ru_utime + me.ru_stime - before.ru_utime - before.ru_stime
-    print(json.dumps({"matches": outcome.played, "seconds": seconds, "peak_kb": me.ru_maxrss,
-                      "referee_cpu": referee, "bots_cpu": kids.ru_utime + kids.ru_stime,
-                      "complete": outcome.complete}))
+    referee_cpu = me.ru_utime + me.ru_stime - before.ru_utime - before.ru_stime
+    idle = sum(t1 - end for end in ends.values()) / (concurrency * (t1 - t0))
+    print(json.dumps({"matches": outcome.played, "seconds": t1 - t0, "peak_kb": me.ru_maxrss,
+                      "referee_cpu": referee_cpu, "bots_cpu": kids.ru_utime + kids.ru_stime,
+                      "ramp_down": idle, "complete": outcome.complete}))
 """)
 
 
@@ -127,6 +144,7 @@ def throughput(label: str, bots: list[tuple[str, list[str]]], per_pairing: int, 
     """Alternate concurrency 1 and 2 ``repeat`` times; return the medians."""
     rates: dict[int, list[float]] = {1: [], 2: []}
     busy: dict[int, list[float]] = {1: [], 2: []}
+    ramp: list[float] = []
     speedups: list[float] = []
     for sample in range(repeat):
         for concurrency in (1, 2):
@@ -137,14 +155,18 @@ def throughput(label: str, bots: list[tuple[str, list[str]]], per_pairing: int, 
             rates[concurrency].append(rate)
             # CPU seconds used per wall second: how many cores the run kept busy.
             busy[concurrency].append((res["referee_cpu"] + res["bots_cpu"]) / res["seconds"])
+            extra = ""
+            if concurrency == 2:
+                ramp.append(res["ramp_down"])
+                extra = f", ramp-down idle {100 * res['ramp_down']:.0f}%"
             print(f"{label} concurrency {concurrency} (sample {sample + 1}): {res['matches']} matches in "
                   f"{res['seconds']:.1f} s = {rate:.1f} matches/min, cores busy {busy[concurrency][-1]:.2f} "
-                  f"(referee {res['referee_cpu']:.1f} s, bots {res['bots_cpu']:.1f} s CPU), "
+                  f"(referee {res['referee_cpu']:.1f} s, bots {res['bots_cpu']:.1f} s CPU){extra}, "
                   f"peak RSS {res['peak_kb'] / 1024:.1f} MiB, load average {os.getloadavg()[0]:.2f}", flush=True)
         speedups.append(rates[2][-1] / rates[1][-1])
     return {"c1": statistics.median(rates[1]), "c2": statistics.median(rates[2]),
             "busy1": statistics.median(busy[1]), "busy2": statistics.median(busy[2]),
-            "ratio": statistics.median(speedups)}
+            "ramp_down": statistics.median(ramp), "ratio": statistics.median(speedups)}
 
 
 def main() -> int:
@@ -152,15 +174,15 @@ def main() -> int:
     parser.add_argument("--rounds", type=int, default=3, help="twin pairs per pairing in the light run")
     parser.add_argument("--mixed-rounds", type=int, default=2, help="twin pairs per pairing in the mixed run")
     parser.add_argument("--repeat", type=int, default=3, help="pairs of c=1/c=2 runs (medians are reported)")
-    parser.add_argument("--strong-budget", default="8samples",
-                        help="the strong bot's budget in the mixed run: a sample count, e.g. 8samples")
+    parser.add_argument("--strong-budget", default="16samples",
+                        help="the strong bot's budget in the mixed run: a sample count, e.g. 16samples")
     parser.add_argument("--only", choices=("light", "mixed"), help="run one line-up only")
     parser.add_argument("--small", type=int, default=4, help="matches per pairing, small memory run")
     parser.add_argument("--large", type=int, default=40, help="matches per pairing, large memory run")
     parser.add_argument("--skip-memory", action="store_true")
     args = parser.parse_args()
     if not re.fullmatch(r"\d+\s*samples?", args.strong_budget.strip()):
-        parser.error(f"--strong-budget must be a sample count such as 8samples (a time budget would scale "
+        parser.error(f"--strong-budget must be a sample count such as 16samples (a time budget would scale "
                      f"perfectly by construction), got: {args.strong_budget!r}")
 
     light = [("heuristic", ["python3", "bots/heuristic_bot.py"]),
@@ -198,7 +220,8 @@ def main() -> int:
             continue
         print(f"{label} ({what}): concurrency 1 {r['c1']:.1f} matches/min, concurrency 2 {r['c2']:.1f} "
               f"matches/min; one match keeps {r['busy1']:.2f} cores busy, so {cores} cores allow at most "
-              f"{cores / r['busy1']:.2f}x; speed-up {r['ratio']:.2f}")
+              f"{cores / r['busy1']:.2f}x; the ramp-down at the end of the run idles "
+              f"{100 * r['ramp_down']:.0f}% of concurrency 2's slots; speed-up {r['ratio']:.2f}")
     print(f"ratio {results['mixed' if 'mixed' in results else 'light']['ratio']:.2f}")
     return 0
 

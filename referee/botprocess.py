@@ -264,8 +264,9 @@ class BotProcess:
                 cwd=self._cwd,
                 env=env,
                 close_fds=True,
-                # A new process group, or a whole new session (see __init__).
-                **({"start_new_session": True} if self._new_session else {"process_group": 0}),
+                # A new session (see __init__), or a new process group in ours.
+                start_new_session=self._new_session,
+                process_group=None if self._new_session else 0,
             )
         except (OSError, ValueError) as exc:
             if log is not None:
@@ -906,8 +907,7 @@ def _kill_pipe_holders(inodes: Mapping[str, int]) -> list[int]:
     """
     wanted: dict[str, int] = {}
     for stream, ino in inodes.items():
-        mode = os.O_RDONLY if stream == "stdin" else os.O_WRONLY
-        wanted[f"pipe:[{ino}]"] = mode
+        wanted[f"pipe:[{ino}]"] = os.O_RDONLY if stream == "stdin" else os.O_WRONLY
     me = os.getpid()
     killed: list[int] = []
     try:

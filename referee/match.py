@@ -246,7 +246,7 @@ class Transcript:
             if line[:1] == "{":
                 try:
                     obj = loads(line)
-                except ValueError:
+                except (ValueError, RecursionError):  # not JSON, or nested too deeply to decode
                     pass
             if obj.__class__ is dict:
                 self.last_in = (line, obj)
@@ -269,7 +269,7 @@ def _answers_stale(line: str, stale: set[int]) -> bool:
     """Whether an answer line carries the id of a request that already timed out."""
     try:
         obj = json.loads(line)
-    except ValueError:
+    except (ValueError, RecursionError):
         return False
     return isinstance(obj, dict) and obj.get("id") in stale and not isinstance(obj.get("id"), bool)
 
@@ -566,12 +566,13 @@ class _Runner:
             else:
                 pending = True
 
-                def others() -> None:
+                def send_others() -> None:
                     nonlocal pending
                     pending = False
                     if not self._try_batches(st, batches, seat.index, later):
                         raise _MatchEnded
 
+                others = send_others
         if seat.dead:
             # Substitute policy: a bot that can no longer answer faults at each turn.
             if self._fault(seat, FaultKind.CRASH, "the bot is no longer running; the referee decides for it"):

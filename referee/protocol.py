@@ -223,8 +223,10 @@ def parse_answer(line: str, request_id: int, phase: Phase | None,
     else:
         try:
             obj = json.loads(line)
-        except ValueError as exc:
+        except json.JSONDecodeError as exc:
             raise ProtocolFault(FaultKind.MALFORMED, f"answer is not JSON ({exc.msg} at column {exc.colno}): got {_quote(line)}") from None
+        except RecursionError:
+            raise ProtocolFault(FaultKind.MALFORMED, f"answer nests too deeply to decode: got {_quote(line)}") from None
     if not isinstance(obj, dict):
         raise ProtocolFault(FaultKind.MALFORMED, f"answer must be a JSON object, got a JSON {type(obj).__name__}: {_quote(line)}")
     if "id" not in obj:

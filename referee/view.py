@@ -172,12 +172,12 @@ class ViewEncoder:
                 "first" if two else "dealer", key[1], scalars_json(key[2]), scalars_json(key[3]),
                 scalars_json(key[4]))
         # "score", "bags", "variant": change once per hand.
-        key = variant, st.score, st.bags
+        score, bags = st.score, st.bags
         old = self._match_key
-        if len(old) != 3 or old[0] is not variant or old[1] is not key[1] or old[2] is not key[2]:
-            self._match_key = key
+        if len(old) != 3 or old[0] is not variant or old[1] is not score or old[2] is not bags:
+            self._match_key = variant, score, bags
             self._match_text = '"score":%s,"bags":%s,"variant":"%s",' % (
-                scalars_json(key[1]), scalars_json(key[2]), _VARIANT_TEXT[variant])
+                scalars_json(score), scalars_json(bags), _VARIANT_TEXT[variant])
         # "played": the completed tricks' text changes once per trick.
         done, trick = st.done, st.trick
         if done is not self._done:

@@ -10,7 +10,9 @@ ways with deterministic in-process seats and compare.
 from __future__ import annotations
 
 import json
+import sys
 from collections import Counter
+from pathlib import Path
 from typing import Any, Callable
 
 import pytest
@@ -20,6 +22,7 @@ from referee.match import MatchSpec, SeatSpec, run_match
 from referee.outcomes import FaultKind
 from referee.rules import Rules, Variant
 
+RANDOM = Path(__file__).resolve().parent.parent / "bots" / "random_bot.py"
 ANSWER_FIELD = {"blind_nil": "blind_nil", "keep": "keep", "discard": "cards", "pass": "cards",
                 "bid": "bid", "play": "card"}
 
@@ -217,3 +220,29 @@ def test_a_bot_dying_between_answers_ends_the_match_once(answers: int) -> None:
         ends = [line for line in seat.stream if '"match_end"' in line]
         assert len(ends) == (0 if seat.seat == 1 else 1), (seat.seat, ends)
         assert seat.stream[-1] == ends[-1] if ends else True
+
+
+# Answers hello, then every request with an object nested far too deep to decode.
+DEEP_BOT = r"""
+import json, sys
+for line in sys.stdin:
+    msg = json.loads(line)
+    if "id" not in msg:
+        continue
+    if msg["type"] == "hello":
+        print(json.dumps({"id": 0, "name": "deep"}), flush=True)
+    else:
+        print('{"id": %d, "card": %s%s}' % (msg["id"], "[" * 30000, "]" * 30000), flush=True)
+"""
+
+
+def test_a_deeply_nested_answer_is_a_malformed_fault_and_is_transcribed_raw(tmp_path: Path) -> None:
+    seats = [SeatSpec("deep", [sys.executable, "-c", DEEP_BOT]), SeatSpec("random", [sys.executable, str(RANDOM)])]
+    spec = MatchSpec(variant=Variant.TWO_PLAYER, seats=seats, rules=Rules(target=100), seed=1, match_id="deep",
+                     output=tmp_path)
+    record = run_match(spec)
+    assert [(f.seat, f.kind) for f in record.faults] == [(0, FaultKind.MALFORMED)]
+    assert record.reason.value == "forfeit" and record.winner == 1
+    entries = [json.loads(line) for line in (tmp_path / "logs" / "deep.jsonl").read_text().splitlines()]
+    raw = [e for e in entries if e.get("dir") == "in" and "raw" in e]
+    assert len(raw) == 1 and raw[0]["seat"] == 0 and raw[0]["raw"].startswith('{"id": ')

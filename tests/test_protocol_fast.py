@@ -127,3 +127,10 @@ def test_seat_view_json_is_the_view() -> None:
     for st in _states(Variant.TWO_PLAYER, Rules(target=100), seed=2):
         for seat in range(2):
             assert json.loads(seat_view_json(st, seat)) == seat_view(st, seat)
+
+
+def test_an_answer_nested_too_deeply_is_malformed_not_a_crash() -> None:
+    deep = '{"id": 1, "card": ' + "[" * 50_000 + "]" * 50_000 + "}"
+    with pytest.raises(protocol.ProtocolFault) as info:
+        protocol.parse_answer(deep, 1, Phase.PLAY)
+    assert info.value.kind.value == "malformed" and "nests too deeply" in info.value.detail
