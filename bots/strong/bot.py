@@ -159,7 +159,8 @@ class StrongBot:
             return "name", self.name
         view = self._view(msg)
         if kind == "blind_nil":
-            return "blind_nil", bool(decide_blind_nil(view, self.rules))
+            _, bid_cfg = self._deadline(t0)
+            return "blind_nil", bool(decide_blind_nil(view, self.rules, bid_cfg, self.rng, self.log))
         if kind == "keep":
             card = parse_card(msg.get("card"))
             hand = view.hand | self.kept
