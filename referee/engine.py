@@ -7,9 +7,13 @@ All randomness comes from the deals, which are an explicit input (see
 :mod:`referee.deals`).
 
 Speed matters (tournaments, property tests and search bots replay thousands
-of hands), so a state is a flat object whose attributes are all immutable
-values (ints, tuples, frozen dataclasses): copying it is one ``dict.copy``
-and the copy may share every value with the original.
+of hands), so every value a state holds is immutable (ints, tuples, frozen
+dataclasses) and a new state shares all it can with the old one. A state is
+split in two: a dozen ``__slots__`` that a play may change (the hands, the
+trick, the turn, ...) and a :class:`_Context` with everything that changes
+at most a few times a hand (rules, bids, scores, history, ...). A play, 52
+of the 56 steps of a partnership hand, builds a new slots object and shares
+the context; a setup step or the end of a hand copies the context first.
 
 Phases and the actions they take:
 
@@ -31,10 +35,11 @@ from __future__ import annotations
 import enum
 import itertools
 import random
+from operator import attrgetter, itemgetter
 from typing import Any, Callable, NamedTuple, Sequence, Union
 
 from . import cards as C
-from .cards import _SUIT_TABLES, NON_SPADE_MASK, SPADES, SUIT_MASKS, SUIT_NAMES, cards_of, names_of
+from .cards import _SUIT_TABLES, _T0, _T1, _T2, _T3, NON_SPADE_MASK, SUIT_MASKS, SUIT_NAMES, cards_of, names_of
 from .deals import Deal, DealSource, seeded_deal, seeded_deals
 from .outcomes import EndReason
 from .rules import Rules, Variant
@@ -117,6 +122,48 @@ def _show(action: object, phase: Phase) -> str:
     return repr(action)
 
 
+class _Context:
+    """The part of a :class:`State` that changes at most a few times a hand.
+
+    Several states share one context: a play only changes the state's slots.
+    Whoever changes a context field works on a fresh :meth:`copy` (see
+    ``State._copy``), so a context reachable from a published state is never
+    mutated. Its attributes are read through the state (``st.bids``, ...).
+    """
+
+    variant: Variant
+    rules: Rules
+    nseats: int
+    deal_source: DealSource
+    hand_no: int
+    dealer: int
+    deal: Deal
+    looked: tuple[bool, ...]
+    bids: tuple[int | None, ...]
+    blind: tuple[bool, ...]
+    queue: tuple  # pending (phase, seat, extra) decisions before play
+    stock: int  # two-player: index of the next card of the stock
+    pile: int  # two-player: mask of the discard pile
+    discarded: tuple[int, ...]  # two-player: mask of cards each seat put on the pile (it saw them)
+    passed: tuple[int, ...]  # partnership: cards each seat passed
+    received: tuple[int, ...]  # cards each seat received (exchange or replacement)
+    score: tuple[int, ...]
+    bags: tuple[int, ...]
+    history: tuple[HandResult, ...]
+    winner: int | None
+    reason: EndReason | None
+
+    def copy(self) -> "_Context":
+        new = _Context()
+        new.__dict__ = self.__dict__.copy()
+        return new
+
+
+def _from_context(name: str) -> Any:
+    """A read-only :class:`State` attribute that lives in its :class:`_Context`."""
+    return property(attrgetter("_ctx." + name), doc=f"``{name}``, kept in the state's context.")
+
+
 class State:
     """A whole match at one moment. Treat as immutable; use :func:`step`.
 
@@ -131,40 +178,44 @@ class State:
     last step made happen).
     """
 
-    # Attributes are declared for readers and type checkers; they live in the
-    # instance __dict__ so that a copy is a single C-level dict copy.
-    variant: Variant
-    rules: Rules
-    nseats: int
-    deal_source: DealSource
-    hand_no: int
-    dealer: int
-    deal: Deal
+    # What a play may change, as slots: a play builds a new state by storing
+    # each of them, which costs far less than copying a dict of every field.
+    __slots__ = ("phase", "turn", "over", "hands", "trick", "led_suit", "leader", "spades_broken", "tricks",
+                 "done", "_events", "_ctx")
     phase: Phase
     turn: int
+    over: bool
     hands: tuple[int, ...]
-    looked: tuple[bool, ...]
-    bids: tuple[int | None, ...]
-    blind: tuple[bool, ...]
-    queue: tuple  # pending (phase, seat, extra) decisions before play
-    stock: int  # two-player: index of the next card of the stock
-    pile: int  # two-player: mask of the discard pile
-    discarded: tuple[int, ...]  # two-player: mask of cards each seat put on the pile (it saw them)
-    passed: tuple[int, ...]  # partnership: cards each seat passed
-    received: tuple[int, ...]  # cards each seat received (exchange or replacement)
     trick: tuple[tuple[int, int], ...]
     led_suit: int
     leader: int
     spades_broken: bool
     tricks: tuple[int, ...]
     done: tuple[tuple[tuple[int, int], ...], ...]  # the completed tricks of this hand
-    score: tuple[int, ...]
-    bags: tuple[int, ...]
-    history: tuple[HandResult, ...]
-    over: bool
-    winner: int | None
-    reason: EndReason | None
     _events: tuple[Event, ...] | None  # None: the step was a play, see `events`
+    _ctx: _Context
+
+    variant: Variant = _from_context("variant")
+    rules: Rules = _from_context("rules")
+    nseats: int = _from_context("nseats")
+    deal_source: DealSource = _from_context("deal_source")
+    hand_no: int = _from_context("hand_no")
+    dealer: int = _from_context("dealer")
+    deal: Deal = _from_context("deal")
+    looked: tuple[bool, ...] = _from_context("looked")
+    bids: tuple[int | None, ...] = _from_context("bids")
+    blind: tuple[bool, ...] = _from_context("blind")
+    queue: tuple = _from_context("queue")
+    stock: int = _from_context("stock")
+    pile: int = _from_context("pile")
+    discarded: tuple[int, ...] = _from_context("discarded")
+    passed: tuple[int, ...] = _from_context("passed")
+    received: tuple[int, ...] = _from_context("received")
+    score: tuple[int, ...] = _from_context("score")
+    bags: tuple[int, ...] = _from_context("bags")
+    history: tuple[HandResult, ...] = _from_context("history")
+    winner: int | None = _from_context("winner")
+    reason: EndReason | None = _from_context("reason")
 
     @property
     def events(self) -> tuple[Event, ...]:
@@ -188,9 +239,19 @@ class State:
         return tuple(p for t in self.done for p in t) + self.trick
 
     def _copy(self) -> "State":
-        new = State.__new__(State)
-        new.__dict__ = self.__dict__.copy()
+        """A copy with a context of its own, for a step that changes context fields."""
+        new = State()
+        new.phase, new.turn, new.over, new.hands = self.phase, self.turn, self.over, self.hands
+        new.trick, new.led_suit, new.leader = self.trick, self.led_suit, self.leader
+        new.spades_broken, new.tricks, new.done = self.spades_broken, self.tricks, self.done
+        new._events, new._ctx = self._events, self._ctx.copy()
         return new
+
+    def _as_dict(self) -> dict[str, Any]:
+        """Every field, the context's included (tests compare snapshots)."""
+        fields = {name: getattr(self, name) for name in State.__slots__ if name != "_ctx"}
+        fields.update(self._ctx.__dict__)
+        return fields
 
     def __repr__(self) -> str:
         return (f"<State {self.variant.value} hand {self.hand_no} phase {self.phase.value} "
@@ -228,6 +289,11 @@ class State:
 
 # --------------------------------------------------------------------------- setup
 
+_PARTNERSHIP = Variant.PARTNERSHIP
+# Phases as module globals: the hot paths compare with them at every step.
+_PLAY, _BID = Phase.PLAY, Phase.BID
+_NEXT = (1, 2, 3, 0)  # the seat after each seat, partnership
+
 
 def new_match(variant: Variant | str, rules: Rules | None = None, seed: int = 0,
               deals: DealSource | Sequence[Deal | Sequence[int]] | None = None) -> State:
@@ -240,12 +306,13 @@ def new_match(variant: Variant | str, rules: Rules | None = None, seed: int = 0,
     """
     if variant.__class__ is not Variant:
         variant = Variant.parse(variant)
-    rules = rules or Rules()
-    st = State.__new__(State)
-    st.variant, st.rules, st.nseats = variant, rules, variant.seats
-    st.deal_source = _deal_source(seed, deals)
-    st.score, st.bags, st.history = (0, 0), (0, 0), ()
-    st.over, st.winner, st.reason = False, None, None
+    c = _Context()
+    c.variant, c.rules, c.nseats = variant, rules or Rules(), 4 if variant is _PARTNERSHIP else 2
+    c.deal_source = _deal_source(seed, deals)
+    c.score = c.bags = (0, 0)
+    c.history, c.winner, c.reason = (), None, None
+    st = State()
+    st._ctx, st.over = c, False
     events: list[Event] = []
     _start_hand(st, 1, events)
     st._events = tuple(events)
@@ -257,7 +324,10 @@ def _deal_source(seed: int, deals: Any) -> DealSource:
         return seeded_deals(seed)
     if callable(deals):
         return deals
-    fixed = [d if d.__class__ is Deal else Deal.from_cards(d) for d in deals]
+    fixed = list(deals)
+    for i, d in enumerate(fixed):
+        if d.__class__ is not Deal:
+            fixed[i] = Deal.from_cards(d)
 
     def source(hand_no: int) -> Deal:
         return fixed[hand_no - 1] if hand_no <= len(fixed) else seeded_deal(seed, hand_no)
@@ -270,125 +340,130 @@ _BID_QUEUES = tuple(tuple(("bidturn", (dealer + 1 + i) % 4, 0, None) for i in ra
 
 
 def _blind_nil_allowed(st: State, seat: int) -> bool:
-    rules = st.rules
+    c = st._ctx
+    rules = c.rules
     if not rules.blind_nil:
         return False
     if rules.blind_nil_behind is None:
         return True
-    side = st.variant.side_of(seat)
-    return st.score[1 - side] - st.score[side] >= rules.blind_nil_behind
+    side = c.variant.side_of(seat)
+    return c.score[1 - side] - c.score[side] >= rules.blind_nil_behind
 
 
-# Per-hand fields reset at every deal, by number of seats.
+# Per-hand context fields reset at every deal, by number of seats.
 _FRESH_HAND = {
-    n: {"bids": (None,) * n, "blind": (False,) * n, "tricks": (0,) * n, "trick": (), "done": (), "led_suit": -1,
-        "spades_broken": False, "passed": (0,) * n, "received": (0,) * n, "discarded": (0,) * n, "pile": 0,
-        "stock": 0}
+    n: {"bids": (None,) * n, "blind": (False,) * n, "passed": (0,) * n, "received": (0,) * n,
+        "discarded": (0,) * n, "pile": 0, "stock": 0}
     for n in (2, 4)
 }
+_NO_TRICKS = {2: (0, 0), 4: (0, 0, 0, 0)}
 
 
 def _start_hand(st: State, hand_no: int, events: list[Event]) -> None:
-    n = st.nseats
-    d = st.__dict__
-    d["hand_no"] = hand_no
-    d["deal"] = deal = st.deal_source(hand_no)
-    d.update(_FRESH_HAND[n])
-    if st.variant is Variant.PARTNERSHIP:
-        st.dealer = dealer = (hand_no - 1) % 4
+    """Deal hand ``hand_no`` into ``st``, whose context is private to it."""
+    c = st._ctx
+    n = c.nseats
+    c.hand_no = hand_no
+    c.deal = deal = c.deal_source(hand_no)
+    c.__dict__.update(_FRESH_HAND[n])
+    st.tricks, st.trick, st.done, st.led_suit, st.spades_broken = _NO_TRICKS[n], (), (), -1, False
+    if n == 4:
+        c.dealer = dealer = (hand_no - 1) % 4
         # Card i goes to seat dealer+1+i (mod 4): every 4th card from an offset.
-        cards = deal.cards
-        bit = _BIT.__getitem__
-        masks = (sum(map(bit, cards[0::4])), sum(map(bit, cards[1::4])),
-                 sum(map(bit, cards[2::4])), sum(map(bit, cards[3::4])))
+        # One C-level lookup of the 52 bits, then four slices: the fastest way
+        # found to turn the order into four hand masks.
+        bits = itemgetter(*deal.cards)(_BIT)
+        masks = (sum(bits[0::4]), sum(bits[1::4]), sum(bits[2::4]), sum(bits[3::4]))
         st.hands = masks[3 - dealer:] + masks[:3 - dealer]  # masks[0] goes to dealer + 1
-        st.looked = (False,) * 4
+        c.looked = (False, False, False, False)
         st.leader = (dealer + 1) % 4
-        events.append(_tuple_new(Event, ("hand_start", ALL, {"hand": hand_no, "dealer": dealer, "score": st.score,
-                                                               "bags": st.bags})))
+        events.append(_tuple_new(Event, ("hand_start", ALL, {"hand": hand_no, "dealer": dealer, "score": c.score,
+                                                               "bags": c.bags})))
         # Bidding starts left of the dealer; each turn is a Blind Nil offer
         # (hand unseen) or, when none is allowed, a look and a bid.
-        st.queue = _BID_QUEUES[dealer]
+        c.queue = _BID_QUEUES[dealer]
     else:
-        st.dealer = first = (hand_no - 1) % 2  # "first player": draws first
+        c.dealer = first = (hand_no - 1) % 2  # "first player": draws first
         second = 1 - first
-        st.hands, st.looked = (0, 0), (True, True)
+        st.hands, c.looked = (0, 0), (True, True)
         st.leader = second
-        events.append(Event("hand_start", ALL, {"hand": hand_no, "first": first, "score": st.score, "bags": st.bags}))
+        events.append(Event("hand_start", ALL, {"hand": hand_no, "first": first, "score": c.score, "bags": c.bags}))
         queue = [("blindoffer", s, 0, None) for s in (first, second)]
         queue += [("draw", first if t % 2 == 0 else second, 0, None) for t in range(26)]
         queue += [("bnexchange", s, 0, None) for s in (first, second)]
         queue += [("bidturn", s, 0, None) for s in (second, first)]
-        st.queue = tuple(queue)
+        c.queue = tuple(queue)
     _advance(st, events)
 
 
 def _advance(st: State, events: list[Event]) -> None:
     """Move to the next decision, skipping queue entries that need no decision."""
-    queue = st.queue
-    rules = st.rules
+    c = st._ctx
+    queue = c.queue
     while queue:
         kind, seat, _, _ = queue[0]
         if kind == "bidturn":
-            if st.bids[seat] is not None:  # a two-player Blind Nil bidder is not asked again
+            if c.bids[seat] is not None:  # a two-player Blind Nil bidder is not asked again
                 queue = queue[1:]
                 continue
-            if st.variant is Variant.PARTNERSHIP and _blind_nil_allowed(st, seat):
-                st.queue, st.phase, st.turn = queue, Phase.BLIND_NIL, seat
+            if c.variant is _PARTNERSHIP and _blind_nil_allowed(st, seat):
+                c.queue, st.phase, st.turn = queue, Phase.BLIND_NIL, seat
                 return
             _look(st, seat, events)
-            st.queue, st.phase, st.turn = queue, Phase.BID, seat
+            c.queue, st.phase, st.turn = queue, Phase.BID, seat
             return
         if kind == "blindoffer":
             if _blind_nil_allowed(st, seat):
-                st.queue, st.phase, st.turn = queue, Phase.BLIND_NIL, seat
+                c.queue, st.phase, st.turn = queue, Phase.BLIND_NIL, seat
                 return
             queue = queue[1:]
             continue
         if kind == "draw":
-            st.queue, st.phase, st.turn = queue, Phase.KEEP, seat
+            c.queue, st.phase, st.turn = queue, Phase.KEEP, seat
             return
         if kind == "bnexchange":
-            if st.blind[seat] and rules.blind_nil_cards > 0:
-                st.queue, st.phase, st.turn = (("discard", seat, rules.blind_nil_cards, None),) + queue[1:], Phase.DISCARD, seat
+            count = c.rules.blind_nil_cards
+            if c.blind[seat] and count > 0:
+                c.queue, st.phase, st.turn = (("discard", seat, count, None),) + queue[1:], Phase.DISCARD, seat
                 return
             queue = queue[1:]
             continue
         if kind in ("discard", "pass"):
-            st.queue, st.turn = queue, seat
+            c.queue, st.turn = queue, seat
             st.phase = Phase.DISCARD if kind == "discard" else Phase.PASS
             return
         raise AssertionError(f"unknown queue entry {kind!r}")  # pragma: no cover
     # Nothing left before the play: the leader of the first trick is to act.
-    st.queue = ()
+    c.queue = ()
     st.phase, st.turn = Phase.PLAY, st.leader
 
 
 def _look(st: State, seat: int, events: list[Event]) -> None:
     """A partnership player picks up their cards: the owner is shown them."""
-    if not st.looked[seat]:
-        looked = list(st.looked)
-        looked[seat] = True
-        st.looked = tuple(looked)
+    c = st._ctx
+    if not c.looked[seat]:
+        c.looked = _set(c.looked, seat, True)
         events.append(_tuple_new(Event, ("hand", seat, {"cards": st.hands[seat]})))
 
 
 def _after_bidding_partnership(st: State, events: list[Event]) -> None:
     """All four bids are in: Blind Nil bidders look, then the exchanges are queued."""
-    order = _BID_ORDER[st.dealer]
-    if st.looked != (True, True, True, True):
+    c = st._ctx
+    order = _BID_ORDER[c.dealer]
+    if c.looked != (True, True, True, True):
         for seat in order:
             _look(st, seat, events)
     queue = []
-    count = st.rules.blind_nil_cards
-    if count > 0 and any(st.blind):
+    count = c.rules.blind_nil_cards
+    blind = c.blind
+    if count > 0 and any(blind):
         for seat in order:
             partner = (seat + 2) % 4
-            if st.blind[seat] and not st.blind[partner]:
+            if blind[seat] and not blind[partner]:
                 # The partner passes first, then the Blind Nil bidder passes back.
                 queue.append(("pass", partner, count, seat))
                 queue.append(("pass", seat, count, partner))
-    st.queue = tuple(queue)
+    c.queue = tuple(queue)
 
 
 # --------------------------------------------------------------------------- legality
@@ -410,30 +485,29 @@ _BIDS = (tuple(range(1, 14)), tuple(range(0, 14)))
 
 def legal_bids(st: State) -> tuple[int, ...]:
     """Bids the player to act may make (0 is Nil, only where Nil is allowed)."""
-    return _BIDS[st.rules.nil]
+    return _BIDS[st._ctx.rules.nil]
 
 
-def legal_actions(st: State, *, _PLAY: Phase = Phase.PLAY, _tables: tuple = _SUIT_TABLES,
-                  _cards_of: Callable[[int], list[int]] = cards_of) -> Sequence:
+def legal_actions(st: State) -> Sequence:
     """Every legal action of the current phase (combinations for discard/pass).
 
     The result is a list or a tuple; do not mutate it (a tuple may be shared).
     """
-    sd = st.__dict__
-    phase = sd["phase"]
+    phase = st.phase
     if phase is _PLAY:
-        hand = sd["hands"][sd["turn"]]
-        if sd["trick"]:
-            suit = sd["led_suit"]
+        hand = st.hands[st.turn]
+        if st.trick:
+            suit = st.led_suit
             pattern = hand >> (13 * suit) & 0x1FFF
             if pattern:
-                return _tables[suit][pattern]  # an immutable tuple, shared
-            return _cards_of(hand)
-        if sd["spades_broken"]:
-            return _cards_of(hand)
-        return _cards_of(hand & 0x7FFFFFFFFF or hand)  # bits 0..38: the non-spades
+                return _SUIT_TABLES[suit][pattern]  # an immutable tuple, shared
+        elif not st.spades_broken and hand & 0x7FFFFFFFFF:  # bits 0..38: the non-spades
+            # Leading before spades are broken, holding other suits: no spades.
+            return [*_T0[hand & 0x1FFF], *_T1[hand >> 13 & 0x1FFF], *_T2[hand >> 26 & 0x1FFF]]
+        # The whole hand (cards.cards_of, inlined: this is the hot path).
+        return [*_T0[hand & 0x1FFF], *_T1[hand >> 13 & 0x1FFF], *_T2[hand >> 26 & 0x1FFF], *_T3[hand >> 39]]
     if phase is Phase.BID:
-        return legal_bids(st)
+        return _BIDS[st._ctx.rules.nil]
     if phase is Phase.BLIND_NIL:
         return [False, True]
     if phase is Phase.KEEP:
@@ -523,81 +597,99 @@ def fallback_action(st: State) -> Action:
 # --------------------------------------------------------------------------- step
 
 
-def step(st: State, action: Action, *, _PLAY: Phase = Phase.PLAY, _new: Any = object.__new__,
-         _suits: tuple = SUIT_MASKS, _replace: tuple = (), _next: tuple = (1, 2, 3, 0),
-         _int: type = int) -> State:
+def step(st: State, action: Action) -> State:
     """Apply ``action`` for the seat to act and return the new state.
 
     Raises :class:`IllegalAction` (and leaves ``st`` untouched) when the rules
-    forbid the action. (The keyword-only arguments are constants bound as
-    fast locals; callers never pass them.)
+    forbid the action.
     """
-    sd = st.__dict__
-    if sd["phase"] is _PLAY:
+    if st.phase is _PLAY:
         # Hot path (every card of every hand): legality inlined, and the
         # events are recorded compactly and only built if someone reads them.
-        seat = sd["turn"]
-        hands = sd["hands"]
+        seat = st.turn
+        hands = st.hands
         hand = hands[seat]
-        trick = sd["trick"]
+        trick = st.trick
         if trick:
-            mask = hand & _suits[sd["led_suit"]] or hand
-        elif sd["spades_broken"]:
+            mask = hand & SUIT_MASKS[st.led_suit] or hand
+        elif st.spades_broken:
             mask = hand
         else:
             mask = hand & 0x7FFFFFFFFF or hand  # bits 0..38: the non-spades
-        if action.__class__ is not _int or not 0 <= action < 52 or not mask >> action & 1:
+        # (A card above 51 is not in the mask; a negative one must not reach the shift.)
+        if action.__class__ is not int or action < 0 or not mask >> action & 1:
             check_action(st, action)  # raises with the precise reason
-        new = _new(State)
-        d = new.__dict__ = sd.copy()
-        # Rebuild the 2- or 4-tuple of hands with this seat's card removed.
-        if seat == 0:
-            d["hands"] = (hand ^ (1 << action), *hands[1:])
-        elif seat == 1:
-            d["hands"] = (hands[0], hand ^ (1 << action), *hands[2:])
-        elif seat == 2:
-            d["hands"] = (hands[0], hands[1], hand ^ (1 << action), hands[3])
+        # The new state: every slot is stored below, on every path. (Calling
+        # the class, which has no __init__, is cheaper than object.__new__.)
+        new = State()
+        new.phase, new.over = _PLAY, False
+        new._events, new._ctx = None, st._ctx
+        new.spades_broken = action >= 39 or st.spades_broken  # cards 39..51 are the spades
+        # The hands with this seat's card removed, written out per seat: far
+        # cheaper than building a list or unpacking slices.
+        left = hand ^ _BIT[action]
+        if len(hands) == 4:
+            if seat == 0:
+                new.hands = (left, hands[1], hands[2], hands[3])
+            elif seat == 1:
+                new.hands = (hands[0], left, hands[2], hands[3])
+            elif seat == 2:
+                new.hands = (hands[0], hands[1], left, hands[3])
+            else:
+                new.hands = (hands[0], hands[1], hands[2], left)
         else:
-            d["hands"] = (hands[0], hands[1], hands[2], hand ^ (1 << action))
-        if action >= 39 and not sd["spades_broken"]:  # cards 39..51 are the spades
-            d["spades_broken"] = True
-        if sd["_events"] is not None:
-            d["_events"] = None
-        if not trick:
-            d["led_suit"] = action // 13
-            d["trick"] = ((seat, action),)
-            d["turn"] = _next[seat] if sd["nseats"] == 4 else 1 - seat
+            new.hands = (left, hands[1]) if seat == 0 else (hands[0], left)
+        if not trick:  # a lead
+            new.led_suit = action // 13
+            new.trick = ((seat, action),)
+            new.turn = _NEXT[seat] if len(hands) == 4 else 1 - seat
+            new.leader, new.tricks, new.done = st.leader, st.tricks, st.done
             return new
-        trick = trick + ((seat, action),)
-        if len(trick) != sd["nseats"]:
-            d["trick"] = trick
-            d["turn"] = _next[seat]
+        new.led_suit = st.led_suit
+        trick += ((seat, action),)
+        if len(trick) != len(hands):  # the trick goes on
+            new.trick = trick
+            new.turn = _NEXT[seat]
+            new.leader, new.tricks, new.done = st.leader, st.tricks, st.done
             return new
-        winner = trick_winner(trick)
-        tricks = sd["tricks"]
-        d["tricks"] = _replace[winner](tricks, tricks[winner] + 1)
-        d["trick"] = ()
-        d["done"] = done = sd["done"] + (trick,)
-        d["leader"] = d["turn"] = winner
+        # The trick is complete: its winner takes it and leads the next one.
+        new.leader = new.turn = winner = trick_winner(trick)
+        tricks = st.tricks
+        if len(tricks) == 4:
+            won = tricks[winner] + 1
+            if winner == 0:
+                new.tricks = (won, tricks[1], tricks[2], tricks[3])
+            elif winner == 1:
+                new.tricks = (tricks[0], won, tricks[2], tricks[3])
+            elif winner == 2:
+                new.tricks = (tricks[0], tricks[1], won, tricks[3])
+            else:
+                new.tricks = (tricks[0], tricks[1], tricks[2], won)
+        else:
+            new.tricks = _set(tricks, winner, tricks[winner] + 1)
+        new.trick = ()
+        new.done = done = st.done + (trick,)
         if len(done) == 13:
+            new._ctx = st._ctx.copy()  # the hand's end changes the context
             events = [_tuple_new(Event, ("played", ALL, {"seat": seat, "card": action})),
                       _tuple_new(Event, ("trick", ALL, {"cards": trick, "winner": winner}))]
             _finish_hand(new, events)
-            d["_events"] = tuple(events)
+            new._events = tuple(events)
         return new
-    if st.phase is Phase.BID and action.__class__ is int and 0 <= action <= 13 and (action or st.rules.nil):
+    if st.phase is _BID and action.__class__ is int and 0 <= action <= 13 and (action or st._ctx.rules.nil):
         # Second hottest path: four bids per hand.
         new = st._copy()
+        c = new._ctx
         seat = st.turn
-        new.bids = _set(st.bids, seat, action)
+        c.bids = _set(c.bids, seat, action)
         events = [_tuple_new(Event, ("bid_made", ALL, {"seat": seat, "bid": action, "blind": False}))]
-        new.queue = rest = st.queue[1:]
-        if st.variant is Variant.PARTNERSHIP:
+        c.queue = rest = c.queue[1:]
+        if c.variant is _PARTNERSHIP:
             if rest:
                 # The next bidder: a Blind Nil offer, or a look at the cards and a bid.
                 nxt = rest[0][1]
                 new.turn = nxt
-                if st.rules.blind_nil and _blind_nil_allowed(new, nxt):
+                if c.rules.blind_nil and _blind_nil_allowed(new, nxt):
                     new.phase = Phase.BLIND_NIL
                 else:
                     _look(new, nxt, events)
@@ -615,29 +707,15 @@ def step(st: State, action: Action, *, _PLAY: Phase = Phase.PLAY, _new: Any = ob
     return new
 
 
-_new_state = object.__new__
-_NEXT_SEAT = (1, 2, 3, 0)
-# Replace item i of a tuple of 2 or 4: cheaper than list(), assign, tuple().
-_REPLACE = (
-    lambda t, v: (v, *t[1:]),
-    lambda t, v: (t[0], v, *t[2:]),
-    lambda t, v: (t[0], t[1], v, t[3]),
-    lambda t, v: (t[0], t[1], t[2], v),
-)
-step.__kwdefaults__["_replace"] = _REPLACE  # bound here, once both exist
-
-
 def trick_winner(trick: Sequence[tuple[int, int]]) -> int:
     """Seat that wins a complete trick: highest spade, else highest card of the led suit."""
     best_seat, best = trick[0]
-    best_suit = best // 13
     for seat, card in trick[1:]:
-        suit = card // 13
-        if suit == best_suit:
-            if card > best:
-                best_seat, best = seat, card
-        elif suit == SPADES:
-            best_seat, best, best_suit = seat, card, SPADES
+        # Spades (39..51) are the highest cards, so a higher card takes the
+        # trick if it is a spade (a trump, or a higher spade) or of the suit
+        # of the best card so far; any other card never wins.
+        if card > best and (card >= 39 or card // 13 == best // 13):
+            best_seat, best = seat, card
     return best_seat
 
 
@@ -648,55 +726,56 @@ def _set(tup: tuple, index: int, value: Any) -> tuple:
 
 
 def _apply_setup(st: State, action: Any, events: list[Event]) -> None:
-    """Every phase but play; ``st`` is already a private copy."""
+    """Every phase but play; ``st`` is already a private copy (its context too)."""
+    c = st._ctx
     phase, seat = st.phase, st.turn
-    head, rest = st.queue[0], st.queue[1:]
+    head, rest = c.queue[0], c.queue[1:]
     if phase is Phase.BLIND_NIL:
         if action:
-            st.bids, st.blind = _set(st.bids, seat, 0), _set(st.blind, seat, True)
+            c.bids, c.blind = _set(c.bids, seat, 0), _set(c.blind, seat, True)
             events.append(Event("bid_made", ALL, {"seat": seat, "bid": 0, "blind": True}))
-            st.queue = rest
-            if st.variant is Variant.PARTNERSHIP and rest == ():
+            c.queue = rest
+            if c.variant is _PARTNERSHIP and rest == ():
                 _after_bidding_partnership(st, events)
-        elif st.variant is Variant.PARTNERSHIP:
+        elif c.variant is _PARTNERSHIP:
             # Declined: the player looks at their cards and is asked for a bid.
             _look(st, seat, events)
             st.phase = Phase.BID
             return
         else:
-            st.queue = rest
+            c.queue = rest
     elif phase is Phase.BID:
-        st.bids = _set(st.bids, seat, action)  # legality was checked by step()
+        c.bids = _set(c.bids, seat, action)  # legality was checked by step()
         events.append(Event("bid_made", ALL, {"seat": seat, "bid": action, "blind": False}))
-        st.queue = rest
-        if st.variant is Variant.PARTNERSHIP and rest == ():
+        c.queue = rest
+        if c.variant is _PARTNERSHIP and rest == ():
             _after_bidding_partnership(st, events)
     elif phase is Phase.KEEP:
-        first, second = st.deal.cards[st.stock], st.deal.cards[st.stock + 1]
+        first, second = c.deal.cards[c.stock], c.deal.cards[c.stock + 1]
         kept, gone = (first, second) if action else (second, first)
         st.hands = _set(st.hands, seat, st.hands[seat] | 1 << kept)
-        st.discarded = _set(st.discarded, seat, st.discarded[seat] | 1 << gone)
-        st.pile |= 1 << gone
-        st.stock += 2
+        c.discarded = _set(c.discarded, seat, c.discarded[seat] | 1 << gone)
+        c.pile |= 1 << gone
+        c.stock += 2
         events.append(Event("drawn", seat, {"kept": kept, "discarded": gone}))
-        st.queue = rest
-        if st.stock == 52:
-            for s in (st.dealer, 1 - st.dealer):
+        c.queue = rest
+        if c.stock == 52:
+            for s in (c.dealer, 1 - c.dealer):
                 events.append(Event("hand", s, {"cards": st.hands[s]}))
     elif phase is Phase.DISCARD:
         gone = C.mask_of(action)
         # The replacements come from the pile as it stood before this exchange,
         # drawn with the hand's own seeded generator so a deal replays exactly.
-        rng = random.Random(st.deal.salt * 4 + seat)
-        fresh = rng.sample(cards_of(st.pile), len(action)) if action else []
+        rng = random.Random(c.deal.salt * 4 + seat)
+        fresh = rng.sample(cards_of(c.pile), len(action)) if action else []
         got = C.mask_of(fresh)
         st.hands = _set(st.hands, seat, (st.hands[seat] & ~gone) | got)
-        st.pile = (st.pile & ~got) | gone
-        st.discarded = _set(st.discarded, seat, st.discarded[seat] | gone)
-        st.received = _set(st.received, seat, st.received[seat] | got)
+        c.pile = (c.pile & ~got) | gone
+        c.discarded = _set(c.discarded, seat, c.discarded[seat] | gone)
+        c.received = _set(c.received, seat, c.received[seat] | got)
         events.append(Event("received", seat, {"cards": got, "from": "discards"}))
         events.append(_tuple_new(Event, ("hand", seat, {"cards": st.hands[seat]})))
-        st.queue = rest
+        c.queue = rest
     elif phase is Phase.PASS:
         to = head[3]
         moved = C.mask_of(action)
@@ -704,39 +783,44 @@ def _apply_setup(st: State, action: Any, events: list[Event]) -> None:
         hands[seat] &= ~moved
         hands[to] |= moved
         st.hands = tuple(hands)
-        st.passed = _set(st.passed, seat, st.passed[seat] | moved)
-        st.received = _set(st.received, to, st.received[to] | moved)
+        c.passed = _set(c.passed, seat, c.passed[seat] | moved)
+        c.received = _set(c.received, to, c.received[to] | moved)
         events.append(Event("received", to, {"cards": moved, "from": seat}))
         events.append(Event("hand", seat, {"cards": hands[seat]}))
         events.append(Event("hand", to, {"cards": hands[to]}))
-        st.queue = rest
+        c.queue = rest
     _advance(st, events)
 
 
 def _finish_hand(st: State, events: list[Event]) -> None:
-    """Score the hand, record it, and end the match or deal the next hand."""
-    rules = st.rules
-    bids = st.bids  # every bid is in once cards are played
-    scored = score_hand(st.variant, rules, bids, st.blind, st.tricks, st.bags)
+    """Score the hand, record it, and end the match or deal the next hand.
+
+    ``st`` is a new state whose context is already its own.
+    """
+    c = st._ctx
+    rules, hand_no, bids, blind, tricks = c.rules, c.hand_no, c.bids, c.blind, st.tricks
+    scored = score_hand(c.variant, rules, bids, blind, tricks, c.bags)
     a, b = scored.sides
     points = (a.points, b.points)
-    st.score = score = (st.score[0] + a.points, st.score[1] + b.points)
-    st.bags = bags = (a.bags_after, b.bags_after)
-    st.history = st.history + (HandResult(st.hand_no, st.dealer, bids, st.blind, st.tricks, points, score, bags, scored),)
-    events.append(_tuple_new(Event, ("hand_end", ALL, {"hand": st.hand_no, "bids": bids, "blind": st.blind,
-                                                       "tricks": st.tricks, "points": points, "score": score,
+    c.score = score = (c.score[0] + a.points, c.score[1] + b.points)
+    c.bags = bags = (a.bags_after, b.bags_after)
+    c.history += (_tuple_new(HandResult, (hand_no, c.dealer, bids, blind, tricks, points, score, bags, scored)),)
+    events.append(_tuple_new(Event, ("hand_end", ALL, {"hand": hand_no, "bids": bids, "blind": blind,
+                                                       "tricks": tricks, "points": points, "score": score,
                                                        "bags": bags})))
-    outcome = match_outcome(rules, score, st.hand_no)
+    outcome = match_outcome(rules, score, hand_no)
     if outcome.over:
         _end(st, outcome.winner, outcome.reason, events)
     else:
-        _start_hand(st, st.hand_no + 1, events)
+        _start_hand(st, hand_no + 1, events)
 
 
 def _end(st: State, winner: int | None, reason: EndReason | None, events: list[Event]) -> None:
-    st.over, st.winner, st.reason = True, winner, reason
-    st.phase, st.queue = Phase.OVER, ()
-    events.append(_tuple_new(Event, ("match_end", ALL, {"score": st.score, "winner": winner, "reason": reason})))
+    """End the match; ``st`` is a new state whose context is already its own."""
+    c = st._ctx
+    c.winner, c.reason, c.queue = winner, reason, ()
+    st.over, st.phase = True, Phase.OVER
+    events.append(_tuple_new(Event, ("match_end", ALL, {"score": c.score, "winner": winner, "reason": reason})))
 
 
 def forfeit(st: State, seats: Sequence[int]) -> State:

@@ -50,6 +50,10 @@ def side_seats(variant: Variant, side: int) -> tuple[int, ...]:
     return (side,) if variant is Variant.TWO_PLAYER else (side, side + 2)
 
 
+_SIDE_SEATS = (((0, 2), (1, 3)), ((0,), (1,)))  # by "is two-player": side_seats of sides 0 and 1
+_tuple_new = tuple.__new__
+
+
 def score_hand(
     variant: Variant,
     rules: Rules,
@@ -66,10 +70,11 @@ def score_hand(
     """
     if sum(tricks) != 13:  # a cheap guard against scoring an unfinished hand
         raise ValueError(f"a hand has 13 tricks, got tricks {list(tricks)!r}")
+    bag_limit = rules.bag_limit
     sides = []
-    for side in range(2):
+    for side, seats in enumerate(_SIDE_SEATS[variant is Variant.TWO_PLAYER]):
         contract = contract_tricks = nil_points = failed_nil_tricks = 0
-        for seat in ((side,) if variant is Variant.TWO_PLAYER else (side, side + 2)):
+        for seat in seats:
             if bids[seat] == 0:
                 bonus = rules.blind_nil_bonus if blind[seat] else rules.nil_bonus
                 if tricks[seat] == 0:
@@ -91,16 +96,15 @@ def score_hand(
         gained = overtricks + failed_nil_tricks
         bags = bags_before[side] + gained
         penalties = 0
-        while bags >= rules.bag_limit:
+        while bags >= bag_limit:
             # Each crossing of the limit costs a penalty; the rest carries over.
-            bags -= rules.bag_limit
+            bags -= bag_limit
             penalties += 1
         points = contract_points + nil_points + failed_nil_tricks - penalties * rules.bag_penalty
-        sides.append(
-            SideScore(contract, contract_tricks, made, contract_points, nil_points, gained,
-                      failed_nil_tricks, penalties, points, bags)
-        )
-    return HandScore(tuple(sides))
+        # tuple.__new__ skips the named tuple's Python-level __new__ (same object).
+        sides.append(_tuple_new(SideScore, (contract, contract_tricks, made, contract_points, nil_points, gained,
+                                            failed_nil_tricks, penalties, points, bags)))
+    return _tuple_new(HandScore, (tuple(sides),))
 
 
 class MatchOutcome(NamedTuple):
@@ -118,14 +122,13 @@ def match_outcome(rules: Rules, score: Sequence[int], hands_played: int) -> Matc
     plays on), then the mercy rule, then the ``max_hands`` safety limit.
     """
     a, b = score[0], score[1]
-    if max(a, b) >= rules.target and a != b:
-        return MatchOutcome(True, 0 if a > b else 1, EndReason.TARGET)
-    if rules.mercy is not None and min(a, b) <= rules.mercy:
-        if a == b:
-            return MatchOutcome(True, None, EndReason.MERCY)
-        return MatchOutcome(True, 0 if a > b else 1, EndReason.MERCY)
+    if (a if a > b else b) >= rules.target and a != b:
+        return _tuple_new(MatchOutcome, (True, 0 if a > b else 1, EndReason.TARGET))
+    if rules.mercy is not None and (a if a < b else b) <= rules.mercy:
+        return _tuple_new(MatchOutcome, (True, None if a == b else 0 if a > b else 1, EndReason.MERCY))
     if hands_played >= rules.max_hands:
-        if a == b:
-            return MatchOutcome(True, None, EndReason.MAX_HANDS)
-        return MatchOutcome(True, 0 if a > b else 1, EndReason.MAX_HANDS)
-    return MatchOutcome(False)
+        return _tuple_new(MatchOutcome, (True, None if a == b else 0 if a > b else 1, EndReason.MAX_HANDS))
+    return _GOES_ON
+
+
+_GOES_ON = MatchOutcome(False)

@@ -49,7 +49,7 @@ def bid_all(st, bids):
 
 
 def snapshot(st):
-    return dict(st.__dict__)
+    return st._as_dict()
 
 
 # ----------------------------------------------------------------- partnership
@@ -131,7 +131,7 @@ def test_blind_nil_behind_offers_only_to_a_side_trailing_enough():
     rules = Rules(blind_nil_behind=100)
     st = new_match(P, rules, seed=1)
     assert st.phase is Phase.BID  # 0-0: nobody trails
-    st.__dict__["score"] = (0, -150)  # test-only: pretend side 1 trails by 150
+    st._ctx.score = (0, -150)  # test-only: pretend side 1 trails by 150
     from referee.engine import _blind_nil_allowed
     assert _blind_nil_allowed(st, 1) and _blind_nil_allowed(st, 3)
     assert not _blind_nil_allowed(st, 0)

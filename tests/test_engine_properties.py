@@ -79,14 +79,14 @@ def play_checked(st: State, rng: random.Random) -> tuple[State, int]:
             # An illegal card (if any) is refused and leaves the state untouched.
             illegal = [c for c in range(52) if c not in independent_legal(hand, st.trick, st.spades_broken)]
             if illegal:
-                before = dict(st.__dict__)
+                before = st._as_dict()
                 bad = rng.choice(illegal)
                 try:
                     check_action(st, bad)
                     raise AssertionError(f"illegal {CARD_NAMES[bad]} accepted")
                 except IllegalAction:
                     pass
-                assert st.__dict__ == before
+                assert st._as_dict() == before
         if rng.random() < 0.05:
             check_views(st)
         prev = st
