@@ -15,9 +15,9 @@
      at most ``2 / b``; the run prints ``b`` and that bound.
    * **mixed**: the strong bot (a search bot) against the heuristic bots, as
      a real tournament has it. The strong bot gets a fixed *sample-count*
-     budget (``--strong-budget``, default ``16samples``, some 20 ms a
-     decision here): the same work per decision however busy the machine
-     is. A time budget would make it think for as long as the clock allows
+     budget (``--strong-budget``, default ``32samples`` as in the strength
+     benchmark, some 40 ms a decision here): the same work per decision
+     however busy the machine is. A time budget would make it think for as long as the clock allows
      whatever the concurrency, which would make scaling trivially perfect
      and measure nothing.
 
@@ -36,10 +36,15 @@ Each run happens in a fresh child process (so peak RSS is that run's alone)
 in a temporary folder that is removed afterwards.
 
 Options: ``--rounds N`` twin pairs per pairing in the light run (default 3),
-``--mixed-rounds N`` (default 2), ``--repeat N`` pairs of runs (default 3),
-``--strong-budget`` (default ``16samples``), ``--only light|mixed``,
-``--small N`` / ``--large N`` matches per pairing in the memory runs
-(defaults 4 and 40), ``--skip-memory``.
+``--mixed-rounds N`` (default 3), ``--repeat N`` pairs of runs (default 3),
+``--strong-budget`` (default ``32samples``, the strength benchmark's budget),
+``--only light|mixed``, ``--small N`` / ``--large N`` matches per pairing in
+the memory runs (defaults 4 and 40), ``--skip-memory``, ``--skip-machine``.
+
+3. The machine's own ceiling, printed first: two CPU-bound Python processes
+   run at once against one after the other. Two virtual CPUs that share a
+   physical core, or a busy neighbour, give less than 2.0; no tournament can
+   scale beyond it, so each speed-up is also printed as a share of it.
 """
 
 from __future__ import annotations
@@ -53,6 +58,7 @@ import subprocess
 import sys
 import tempfile
 import textwrap
+import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -140,6 +146,31 @@ def _standings_memory(sample: list[str], count: int) -> dict:
         return _child(_STANDINGS_CHILD, tmp)
 
 
+# A CPU-bound pure-Python loop (about a second): the machine's own 2-process scaling.
+_SPIN = "x = 0\nfor i in range(8_000_000):\n    x += i * i % 7\n"
+
+
+def machine_scaling(repeat: int) -> float:
+    """How much faster two CPU-bound processes finish than one after the other.
+
+    2.0 on two independent cores; less when the two virtual CPUs share a physical core
+    or a noisy neighbour takes its share. No tournament can scale beyond this, so it is
+    the reference for the concurrency speed-up."""
+    ratios = []
+    argv = [sys.executable, "-c", _SPIN]
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        subprocess.run(argv, check=True)
+        alone = time.perf_counter() - t0
+        t0 = time.perf_counter()
+        procs = [subprocess.Popen(argv) for _ in range(2)]
+        for p in procs:
+            p.wait()
+        pair = time.perf_counter() - t0
+        ratios.append(2 * alone / pair)
+    return statistics.median(ratios)
+
+
 def throughput(label: str, bots: list[tuple[str, list[str]]], per_pairing: int, repeat: int) -> dict[str, float]:
     """Alternate concurrency 1 and 2 ``repeat`` times; return the medians."""
     rates: dict[int, list[float]] = {1: [], 2: []}
@@ -172,14 +203,15 @@ def throughput(label: str, bots: list[tuple[str, list[str]]], per_pairing: int, 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=3, help="twin pairs per pairing in the light run")
-    parser.add_argument("--mixed-rounds", type=int, default=2, help="twin pairs per pairing in the mixed run")
+    parser.add_argument("--mixed-rounds", type=int, default=3, help="twin pairs per pairing in the mixed run")
     parser.add_argument("--repeat", type=int, default=3, help="pairs of c=1/c=2 runs (medians are reported)")
-    parser.add_argument("--strong-budget", default="16samples",
-                        help="the strong bot's budget in the mixed run: a sample count, e.g. 16samples")
+    parser.add_argument("--strong-budget", default="32samples",
+                        help="the strong bot's budget in the mixed run: a sample count, e.g. 32samples")
     parser.add_argument("--only", choices=("light", "mixed"), help="run one line-up only")
     parser.add_argument("--small", type=int, default=4, help="matches per pairing, small memory run")
     parser.add_argument("--large", type=int, default=40, help="matches per pairing, large memory run")
     parser.add_argument("--skip-memory", action="store_true")
+    parser.add_argument("--skip-machine", action="store_true", help="skip the machine's own 2-process scaling")
     args = parser.parse_args()
     if not re.fullmatch(r"\d+\s*samples?", args.strong_budget.strip()):
         parser.error(f"--strong-budget must be a sample count such as 16samples (a time budget would scale "
@@ -192,6 +224,10 @@ def main() -> int:
              ("heuristic", ["python3", "bots/heuristic_bot.py"]),
              ("heuristic-js", ["node", "bots/js/heuristic_bot.js"])]
     print(f"cpus: {os.cpu_count()}  python: {sys.version.split()[0]}  load average: {os.getloadavg()[0]:.2f}")
+    machine = None if args.skip_machine else machine_scaling(max(3, args.repeat))
+    if machine is not None:
+        print(f"machine: two CPU-bound processes at once finish {machine:.2f}x as fast as one after the other "
+              f"(the ceiling for any tournament here)", flush=True)
     results: dict[str, dict[str, float]] = {}
     if args.only != "mixed":
         results["light"] = throughput("light", light, 2 * args.rounds, args.repeat)
@@ -221,7 +257,8 @@ def main() -> int:
         print(f"{label} ({what}): concurrency 1 {r['c1']:.1f} matches/min, concurrency 2 {r['c2']:.1f} "
               f"matches/min; one match keeps {r['busy1']:.2f} cores busy, so {cores} cores allow at most "
               f"{cores / r['busy1']:.2f}x; the ramp-down at the end of the run idles "
-              f"{100 * r['ramp_down']:.0f}% of concurrency 2's slots; speed-up {r['ratio']:.2f}")
+              f"{100 * r['ramp_down']:.0f}% of concurrency 2's slots; speed-up {r['ratio']:.2f}"
+              + (f" ({r['ratio'] / machine:.0%} of the machine's {machine:.2f}x)" if machine else ""))
     print(f"ratio {results['mixed' if 'mixed' in results else 'light']['ratio']:.2f}")
     return 0
 

@@ -27,6 +27,7 @@ import random
 import time
 from typing import Callable, Sequence
 
+from .cards import cards_of
 from .evaluate import PARAMS, blind_nil_probability, expected_tricks, nil_probability
 from .game import MatchContext, Objective, RuleSet, side_of
 from .playout import playout
@@ -194,7 +195,7 @@ def _exchange(hands: list[int], me: int, count: int) -> list[int]:
     dangerous ones (see :func:`choose_pass`)."""
     hands = list(hands)
     partner = (me + 2) % 4
-    given = _bits(hands[partner])
+    given = cards_of(hands[partner])
     given.sort(key=lambda c: (c % 13, c // 13 == 3))
     moved = 0
     for c in given[:count]:
@@ -204,21 +205,12 @@ def _exchange(hands: list[int], me: int, count: int) -> list[int]:
     back = 0
     h = hands[me]
     for _ in range(count):
-        best = max(_bits(h), key=lambda c: (nil_probability(h & ~(1 << c), 4), c % 13, c // 13))
+        best = max(cards_of(h), key=lambda c: (nil_probability(h & ~(1 << c), 4), c % 13, c // 13))
         back |= 1 << best
         h &= ~(1 << best)
     hands[me] = h
     hands[partner] |= back
     return hands
-
-
-def _bits(mask: int) -> list[int]:
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
 
 
 def blind_nil_values(view: View, rules: RuleSet, cfg: BidConfig,
@@ -303,12 +295,7 @@ def choose_pass(view: View, count: int, to: int | None) -> list[int]:
     nil most and cost its own contract least (low non-spades before low spades).
     """
     hand = view.hand
-    cards = []
-    m = hand
-    while m:
-        low = m & -m
-        cards.append(low.bit_length() - 1)
-        m ^= low
+    cards = cards_of(hand)
     count = max(0, min(count, len(cards)))
     i_am_blind = len(view.bids) > view.seat and view.bids[view.seat] == 0 and view.blind[view.seat]
     if i_am_blind:

@@ -16,8 +16,9 @@ Nil and some seats to Blind Nil, so that the nil models see enough of them. Then
 * ``keep2``: how often a two-player drawer keeps a card it saw, by rank (plain, spade),
   which the sampler uses to deal the opponent the cards it likely kept.
 
-``sim_optimism`` (how far the bidding simulation's tricks run above the tricks then
-taken) is not fitted here: it was measured in matches against the heuristic bot.
+``sim_optimism`` (how many tricks the bidding simulation takes away from the bidder) is
+not fitted here: it was measured (partnership) and tuned (two-player) in matches against
+the heuristic bot, see docs/strong-bot.md.
 
 Two or three rounds (fit, write, replay with the new bids) converge.
 """

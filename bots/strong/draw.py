@@ -13,17 +13,8 @@ decision is calibrated.
 from __future__ import annotations
 
 import math
-from .cards import FULL_DECK
+from .cards import FULL_DECK, cards_of
 from .evaluate import PARAMS, expected_tricks, nil_features
-
-
-def _bits(mask: int) -> list[int]:
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
 
 
 def nil_logit(hand: int) -> float:
@@ -39,7 +30,7 @@ def keep_card(hand: int, seen: int, card: int, nil_plan: bool) -> bool:
     out of the stock (its discards). The alternative card is uniform over the unseen ones.
     """
     unseen = FULL_DECK & ~hand & ~seen & ~(1 << card)
-    others = _bits(unseen)
+    others = cards_of(unseen)
     if not others:
         return True
     if nil_plan:
@@ -62,11 +53,11 @@ def blind_nil_discards(hand: int, seen: int, max_cards: int) -> list[int]:
     discarded when the nil success probability with a random replacement beats keeping
     it by a clear margin; the worst cards first, up to ``max_cards``.
     """
-    own_pile = _bits(seen & ~hand)
-    unseen = _bits(FULL_DECK & ~hand & ~seen)
+    own_pile = cards_of(seen & ~hand)
+    unseen = cards_of(FULL_DECK & ~hand & ~seen)
     current = _p(nil_logit(hand))
     gains = []
-    for c in _bits(hand):
+    for c in cards_of(hand):
         rest = hand & ~(1 << c)
         parts = []
         for xs, weight in ((own_pile, len(own_pile)), (unseen, 13 if unseen else 0)):

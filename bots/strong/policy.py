@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from typing import Sequence
 
-from .cards import NON_SPADE_MASK, SPADE_MASK, SUIT_MASKS
+from .cards import NON_SPADE_MASK, SPADE_MASK, SUIT_MASKS, cards_of
 
 S = SUIT_MASKS
 
@@ -170,7 +170,7 @@ def choose(seat: int, hand: int, legal: int, trick: Sequence[tuple[int, int]], o
         if partner_played:
             if wseat == partner:
                 if winners:
-                    sure = [c for c in _cards(winners) if _key(c, led) > threat]
+                    sure = [c for c in cards_of(winners) if _key(c, led) > threat]
                     return sure[0] if sure else _top(winners)
                 return _low_discard(legal, following)
             mode = "take"
@@ -184,7 +184,7 @@ def choose(seat: int, hand: int, legal: int, trick: Sequence[tuple[int, int]], o
         if partner_winning and wkey > threat:
             return _low_discard(losers or legal, following)
         if winners:
-            sure = [c for c in _cards(winners) if _key(c, led) > threat]
+            sure = [c for c in cards_of(winners) if _key(c, led) > threat]
             if sure:
                 return sure[0]
             if not after:
@@ -205,15 +205,6 @@ def choose(seat: int, hand: int, legal: int, trick: Sequence[tuple[int, int]], o
             return highest_loser()
         return highest_loser()
     return _top(legal) if not after else _low(legal)
-
-
-def _cards(mask: int) -> list[int]:
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
 
 
 def _low_discard(cards: int, following: bool) -> int:

@@ -27,7 +27,7 @@ import dataclasses
 import math
 import random
 
-from .cards import FULL_DECK, SPADES, SUIT_MASKS
+from .cards import FULL_DECK, SPADES, SUIT_MASKS, cards_of
 from .evaluate import expected_tricks, keep_odds, nil_probability
 
 # Two-player: odds that the opponent kept a card it saw (it keeps good cards).
@@ -113,15 +113,6 @@ def knowledge(view: View, blind_nil_cards: int = 3) -> Knowledge:
                      played_by, list(view.bids), list(view.blind))
 
 
-def _bits(mask: int) -> list[int]:
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
-
-
 def deal_once(k: Knowledge, rng: random.Random) -> list[int] | None:
     """One random deal (a mask per seat) satisfying every constraint, or None on a dead
     end of the fast randomized method (the caller retries)."""
@@ -137,7 +128,7 @@ def deal_once(k: Knowledge, rng: random.Random) -> list[int] | None:
             # Each card of the opponent's Blind Nil exchange came from the 26 discards,
             # about half of which are ours.
             j = sum(1 for _ in range(k.maybe_max) if rng.random() < 0.5)
-            cands = [c for c in _bits(k.maybe_opp) if not voids[opp] >> (c // 13) & 1]
+            cands = [c for c in cards_of(k.maybe_opp) if not voids[opp] >> (c // 13) & 1]
             rng.shuffle(cands)
             for c in cands[:min(j, caps[opp])]:
                 hands[opp] |= 1 << c
@@ -147,7 +138,7 @@ def deal_once(k: Knowledge, rng: random.Random) -> list[int] | None:
         caps.append(max(0, pool.bit_count() - caps[opp]))
         voids.append(0)
     m = len(hands)
-    cards = _bits(pool)
+    cards = cards_of(pool)
     if sum(caps) != len(cards):
         return None
     if n == 4 and not any(voids[s] for s in range(4) if s != k.me and caps[s]):
@@ -203,7 +194,7 @@ def deal_exhaustive(k: Knowledge, rng: random.Random) -> list[int] | None:
         caps.append(max(0, k.pool.bit_count() - caps[1 - k.me]))
         voids.append(0)
     m = len(hands)
-    by_suit = [_bits(k.pool & SUIT_MASKS[u]) for u in range(4)]
+    by_suit = [cards_of(k.pool & SUIT_MASKS[u]) for u in range(4)]
     if sum(caps) != sum(len(x) for x in by_suit):
         return None
     seats = [s for s in range(m) if s != k.me]
