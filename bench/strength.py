@@ -24,6 +24,7 @@ import argparse
 import json
 import math
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -49,6 +50,12 @@ def wilson(successes: float, n: int, z: float = 1.96) -> tuple[float, float]:
     return max(0.0, centre - half), min(1.0, centre + half)
 
 
+def rules_tag(rules: dict[str, Any] | None) -> str:
+    """A name suffix for rule overrides, e.g. ``-blind_nil_behind-100`` (names allow
+    letters, digits and ``. _ + -`` only)."""
+    return "".join("-" + re.sub(r"[^A-Za-z0-9._+-]", "_", f"{k}-{v}") for k, v in sorted((rules or {}).items()))
+
+
 def derived_configs(variant: str, matches: int | None, other_matches: int | None, budget: str | None,
                     out_root: Path, rules: dict[str, Any] | None = None,
                     only: list[str] | None = None) -> list[tuple[str, Path, dict]]:
@@ -71,7 +78,7 @@ def derived_configs(variant: str, matches: int | None, other_matches: int | None
         strong["command"] = cmd
     out = []
     out_root.mkdir(parents=True, exist_ok=True)
-    suffix = "".join(f"-{k}={v}" for k, v in sorted((rules or {}).items()))
+    suffix = rules_tag(rules)
     for opp in opponents:
         name = opp["name"]
         if only and name not in only:
@@ -247,7 +254,7 @@ def main(argv: list[str] | None = None) -> int:
     text = report(rows)
     print(text)
     # A partial run (other rules, some opponents) gets its own report file.
-    tag = "".join(f"-{k}={v}" for k, v in sorted(rules.items())) + "".join(f"-vs-{o}" for o in args.opponent)
+    tag = rules_tag(rules) + "".join(f"-vs-{o}" for o in args.opponent)
     (out_root / f"strength{tag}.txt").write_text(text + "\n", encoding="utf-8")
     return 0
 
