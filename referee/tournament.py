@@ -108,54 +108,37 @@ class _CancellableTransport:
         self.spawn_s = self._inner.spawn_s
         self._check()
 
-    def send(self, line: str) -> None:
+    def _call(self, method: Callable[..., Any], *args: Any) -> Any:
+        """``method(*args)`` of the bot process, unless the match was cancelled; a fault
+        raised once it was cancelled is the kill's doing and becomes ``Cancelled``."""
         self._check()
         try:
-            self._inner.send(line)
+            return method(*args)
         except BotFault:
             self._check()
             raise
+
+    def send(self, line: str) -> None:
+        self._call(self._inner.send, line)
 
     def send_lines(self, lines: list[str]) -> None:
-        self._check()
-        try:
-            self._inner.send_lines(lines)
-        except BotFault:
-            self._check()
-            raise
+        self._call(self._inner.send_lines, lines)
 
     def try_send_lines(self, lines: list[str]) -> bool:
-        self._check()
-        try:
-            return self._inner.try_send_lines(lines)
-        except BotFault:
-            self._check()
-            raise
+        return self._call(self._inner.try_send_lines, lines)
 
     def request(self, line: str, timeout_s: float) -> tuple[str, float]:
-        self._check()
-        try:
-            return self._inner.request(line, timeout_s)
-        except BotFault:
-            self._check()
-            raise
+        return self._call(self._inner.request, line, timeout_s)
 
     def request_overlapped(self, line: str, timeout_s: float,
                            meanwhile: Callable[[], None] | None) -> tuple[str, float]:
-        self._check()
-        try:
-            return self._inner.request_overlapped(line, timeout_s, meanwhile)
-        except BotFault:
-            self._check()
-            raise
+        return self._call(self._inner.request_overlapped, line, timeout_s, meanwhile)
+
+    def read_line(self, timeout_s: float) -> tuple[str, float]:
+        return self._call(self._inner.read_line, timeout_s)
 
     def check_unexpected(self) -> None:
-        self._check()
-        try:
-            self._inner.check_unexpected()
-        except BotFault:
-            self._check()
-            raise
+        self._call(self._inner.check_unexpected)
 
     def discard_pending(self) -> None:
         self._check()

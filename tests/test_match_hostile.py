@@ -142,3 +142,20 @@ def test_substitute_policy_drops_a_late_answer_and_goes_on(tmp_path, marker):
     assert [(f.seat, f.kind) for f in record.faults] == [(1, FaultKind.TIMEOUT)]
     assert record.reason is EndReason.MAX_HANDS
     assert record.hands[0]["bids"][1] == 1  # the referee's substitute bid
+
+
+def test_substitute_late_answer_through_a_tournaments_transport(tmp_path, marker):
+    # The same late answer, with the bot processes wrapped as a tournament wraps
+    # them (cancellable): the runner reads past the stale answer through the wrapper.
+    from referee.tournament import _CancelToken, _factory
+
+    env = {marker: "1", "BOT_SEED": "3"}
+    seats = [SeatSpec("random", RANDOM, env=env) for _ in range(4)]
+    seats[1] = SeatSpec("hostile", [PY, str(HOSTILE), "--slow", "900", "--on", "bid"], env=env)
+    spec = MatchSpec(variant=Variant.PARTNERSHIP, seats=seats, rules=Rules(max_hands=1, blind_nil=False), seed=5,
+                     match_id="m", time=TimeControl(300, 300, 5000), faults=FaultPolicy.SUBSTITUTE, max_faults=3,
+                     output=tmp_path, grace_s=0.3)
+    record = run_match(spec, transport_factory=_factory(spec, tmp_path / "logs", _CancelToken()))
+    assert [(f.seat, f.kind) for f in record.faults] == [(1, FaultKind.TIMEOUT)]
+    assert record.reason is EndReason.MAX_HANDS
+    assert record.hands[0]["bids"][1] == 1
