@@ -313,7 +313,7 @@ class BotProcess:
             self._check_line(line)
         if self._transcript is not None:
             self._transcript("out", line, time.time())
-        self._send_data(line.encode() + b"\n", timeout_s)
+        self._write(line.encode() + b"\n", time.perf_counter() + timeout_s, timeout_s)
 
     def send_lines(self, lines: Sequence[str], timeout_s: float = SEND_TIMEOUT_S) -> None:
         """Write several event lines with one write (each gets its ``"\\n"``).
@@ -322,15 +322,12 @@ class BotProcess:
         it, but is woken once. Raises like :meth:`send`; on a fault, none or
         only part of the lines may have been delivered.
         """
-        if self._stdin_fd < 0 or self._closed:
-            self._check_line("")
+        data = self._lines_data(lines)
         transcript = self._transcript
-        for line in lines:
-            if "\n" in line:
-                self._check_line(line)
-            if transcript is not None:
+        if transcript is not None:
+            for line in lines:
                 transcript("out", line, time.time())
-        self._send_data(("\n".join(lines) + "\n").encode(), timeout_s)
+        self._write(data, time.perf_counter() + timeout_s, timeout_s)
 
     def try_send_lines(self, lines: Sequence[str]) -> bool:
         """Write event lines at once if the input pipe takes them whole; else write nothing.
@@ -341,12 +338,7 @@ class BotProcess:
         runner timing another bot meanwhile. Raises like :meth:`send` when
         the bot closed its stdin or exited.
         """
-        if self._stdin_fd < 0 or self._closed:
-            self._check_line("")
-        for line in lines:
-            if "\n" in line:
-                self._check_line(line)
-        data = ("\n".join(lines) + "\n").encode()
+        data = self._lines_data(lines)
         if len(data) > _PIPE_BUF:
             return False
         t = time.time()
@@ -364,15 +356,15 @@ class BotProcess:
                 transcript("out", line, t)
         return True
 
-    def _send_data(self, data: bytes, timeout_s: float) -> None:
-        try:
-            written = os.write(self._stdin_fd, data)
-        except BlockingIOError:
-            written = 0
-        except OSError as exc:
-            raise self._write_fault(exc) from None
-        if written < len(data):
-            self._write(data[written:], time.perf_counter() + timeout_s, timeout_s)
+    def _lines_data(self, lines: Sequence[str]) -> bytes:
+        """The bytes of ``lines``, each with its ``"\n"``, once the pipe is known to be
+        open and no line holds a newline (else :meth:`_check_line` raises)."""
+        if self._stdin_fd < 0 or self._closed:
+            self._check_line("")
+        for line in lines:
+            if "\n" in line:
+                self._check_line(line)
+        return ("\n".join(lines) + "\n").encode()
 
     def request(self, line: str, timeout_s: float) -> tuple[str, float]:
         """Write a request line and read the bot's one-line answer.
@@ -407,17 +399,9 @@ class BotProcess:
         if transcript is not None:
             transcript("out", line, time.time())
         data = line.encode() + b"\n"
-        perf = time.perf_counter
-        t0 = perf()
+        t0 = time.perf_counter()
         deadline = t0 + timeout_s
-        try:
-            written = os.write(self._stdin_fd, data)
-        except BlockingIOError:
-            written = 0
-        except OSError as exc:
-            raise self._write_fault(exc) from None
-        if written < len(data):
-            self._write(data[written:], deadline, timeout_s)
+        self._write(data, deadline, timeout_s)
         if meanwhile is not None:
             meanwhile()
         return self._read_line(t0, deadline, timeout_s)
@@ -637,19 +621,23 @@ class BotProcess:
         return line, elapsed
 
     def _write(self, data: bytes, deadline: float, timeout_s: float) -> None:
-        """Write all of ``data`` to the non-blocking stdin before ``deadline``."""
-        view = memoryview(data)
+        """Write all of ``data`` to the non-blocking stdin before ``deadline``.
+
+        Nearly always the pipe takes it in the first write; only a partial
+        write pays for a memoryview and the poll loop.
+        """
+        view: bytes | memoryview = data
         out_poller: select.poll | None = None
-        while view:
+        while True:
             try:
                 n = os.write(self._stdin_fd, view)
             except BlockingIOError:
                 n = 0
             except OSError as exc:
                 raise self._write_fault(exc) from None
-            view = view[n:]
-            if not view:
+            if n == len(view):
                 return
+            view = memoryview(view)[n:]
             if out_poller is None:
                 out_poller = select.poll()
                 out_poller.register(self._stdin_fd, select.POLLOUT)

@@ -17,7 +17,7 @@ import json
 import os
 import time
 from pathlib import Path
-from typing import Any, Callable, Mapping, Protocol, Sequence
+from typing import Any, Callable, Iterable, Mapping, Protocol, Sequence
 
 from . import protocol
 from .botprocess import BotFault, BotProcess
@@ -500,18 +500,31 @@ class _Runner:
         return batches
 
     def _send_batches(self, st: State, batches: list[list[str]], skip: int = -1) -> bool:
-        """Send each seat (but ``skip``) its lines; False if a fault ended the match.
+        """Send each seat (but ``skip``) its lines; False if a fault ended the match."""
+        return self._send_pairs(st, ((seat, lines) for seat, lines in zip(self.seats, batches)
+                                     if lines and seat.index != skip))
 
-        The match's end is then delivered to everybody (:meth:`_deliver_end`).
-        """
-        for seat, lines in zip(self.seats, batches):
-            if not lines or seat.index == skip:
-                continue
+    def _send_pairs(self, st: State, pairs: Iterable[tuple[_Seat, list[str]]]) -> bool:
+        """Send each ``(seat, lines)`` in turn; False if a fault ended the match (whose
+        end is then delivered to everybody, see :meth:`_ended`)."""
+        for seat, lines in pairs:
             self._send_lines(seat, lines)
-            if self.state is not st and self.state.over:
-                self._deliver_end()
+            if self._ended(st):
                 return False
         return True
+
+    def _ended(self, st: State) -> bool:
+        """Whether a fault ended the match after ``st``; if so its end is delivered."""
+        if self.state is not st and self.state.over:
+            self._deliver_end()
+            return True
+        return False
+
+    def _lost(self, seat: _Seat, exc: BotFault) -> None:
+        """Writing to ``seat`` failed: nothing more goes to it, and it faults unless dead."""
+        seat.gone = True
+        if not seat.dead:
+            self._handle(seat, exc.kind, exc.detail)
 
     def _deliver(self, st: State) -> None:
         """Send the events of ``st`` to the seats they are for."""
@@ -528,16 +541,15 @@ class _Runner:
             else:
                 seat.send_lines(lines)
         except BotFault as exc:
-            seat.gone = True
-            if not seat.dead:
-                self._handle(seat, exc.kind, exc.detail)
+            self._lost(seat, exc)
 
     def _deliver_end(self) -> None:
         """Tell everybody the match ended (a fault ended it while the last step's lines went out)."""
         self._end_delivered = True
         for event in self.state.events:
-            for seat_index, msg in protocol.event_messages(event, self.state.nseats):
-                self._send(self.seats[seat_index], dumps(msg), quiet=True)
+            line = self.encoder.event(event)
+            for seat in self.seats if event.to == ALL else (self.seats[event.to],):
+                self._send(seat, line, quiet=True)
 
     def _decide(self, st: State, batches: list[list[str]] | None) -> None:
         """Ask the seat to act in ``st`` and step the engine with its answer (or a fault).
@@ -557,8 +569,7 @@ class _Runner:
         if batches is not None:
             if batches[seat.index]:
                 self._send_lines(seat, batches[seat.index])
-                if self.state is not st and self.state.over:
-                    self._deliver_end()
+                if self._ended(st):
                     return
             if seat.dead:  # sending to it just failed (substitute policy): no request
                 if not self._send_batches(st, batches, skip=seat.index):
@@ -611,14 +622,14 @@ class _Runner:
             # never sent (the request could not be written) and those deferred.
             if pending and not self._send_batches(st, batches, skip=seat.index):  # type: ignore[arg-type]
                 return
-            if not self._send_later(st, later):
+            if not self._send_pairs(st, later):
                 return
             if self._fault(seat, exc.kind, exc.detail, sent):
                 self.state = forfeit(st, [seat.index])
             else:
                 self.state = step(st, fallback_action(st))
             return
-        if self._send_later(st, later):
+        if self._send_pairs(st, later):
             self.state = step(st, action)
 
     def _try_batches(self, st: State, batches: list[list[str]], skip: int,
@@ -637,21 +648,9 @@ class _Runner:
                 if not seat.try_send_lines(lines):
                     later.append((seat, lines))
             except BotFault as exc:
-                seat.gone = True
-                if not seat.dead:
-                    self._handle(seat, exc.kind, exc.detail)
-                if self.state is not st and self.state.over:
-                    self._deliver_end()
+                self._lost(seat, exc)
+                if self._ended(st):
                     return False
-        return True
-
-    def _send_later(self, st: State, later: list[tuple[_Seat, list[str]]]) -> bool:
-        """Send the batches :meth:`_try_batches` deferred; False if a fault ended the match."""
-        for seat, lines in later:
-            self._send_lines(seat, lines)
-            if self.state is not st and self.state.over:
-                self._deliver_end()
-                return False
         return True
 
     def _resync(self, seat: _Seat) -> None:

@@ -191,11 +191,6 @@ class Encoder:
         return _dumps(event_messages(event, 1)[0][1])
 
 
-def request_line(st: State, request_id: int, time: dict[str, Any]) -> str:
-    """``dumps(request(st, request_id, time))``, written directly (see :class:`Encoder`)."""
-    return Encoder().request(st, request_id, time)
-
-
 def error(message: str) -> dict[str, Any]:
     """The ``error`` event sent to a bot that faulted."""
     return {"type": "error", "message": message}

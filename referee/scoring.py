@@ -47,10 +47,10 @@ class HandScore(NamedTuple):
 
 def side_seats(variant: Variant, side: int) -> tuple[int, ...]:
     """The seats that score for ``side``."""
-    return (side,) if variant is Variant.TWO_PLAYER else (side, side + 2)
+    return _SIDE_SEATS[variant is Variant.TWO_PLAYER][side]
 
 
-_SIDE_SEATS = (((0, 2), (1, 3)), ((0,), (1,)))  # by "is two-player": side_seats of sides 0 and 1
+_SIDE_SEATS = (((0, 2), (1, 3)), ((0,), (1,)))  # by "is two-player": the seats of sides 0 and 1
 _tuple_new = tuple.__new__
 
 

@@ -200,11 +200,6 @@ class ViewEncoder:
         )
 
 
-def seat_view_json(st: State, seat: int) -> str:
-    """``json.dumps(seat_view(st, seat), separators=(",", ":"))``, written directly."""
-    return ViewEncoder().state_json(st, seat)
-
-
 def known_cards(st: State, seat: int) -> int:
     """Mask of every card ``seat`` has legitimately seen (for leak tests and bots' reasoning)."""
     mask = st.hands[seat] if st.looked[seat] else 0

@@ -20,7 +20,7 @@ from referee import protocol
 from referee.cards import FULL_DECK, cards_of, names_of
 from referee.engine import Phase, State, legal_actions, new_match, step
 from referee.rules import Rules, Variant
-from referee.view import ViewEncoder, cards_json, scalar_json, seat_view, seat_view_json
+from referee.view import ViewEncoder, cards_json, scalar_json, seat_view
 
 RULES = [Rules(), Rules(nil=False, blind_nil=False), Rules(blind_nil_cards=1, target=300, mercy=200),
          Rules(target=150, max_hands=3)]
@@ -74,7 +74,7 @@ def test_requests_events_and_views_match_json_dumps(variant: Variant, rules: Rul
         time = _time(rng)
         line = encoder.request(st, n + 1, time)
         assert line == protocol.dumps(protocol.request(st, n + 1, time))
-        assert line == protocol.request_line(st, n + 1, time)  # a fresh encoder agrees
+        assert line == protocol.Encoder().request(st, n + 1, time)  # a fresh encoder agrees
         assert line.isascii() and "\n" not in line
     # The match really went through the interesting cases (the long ones
     # surely; a short or mercy-ended match may end before an exchange).
@@ -105,7 +105,7 @@ def test_encoder_cache_survives_interleaved_matches(other: Variant) -> None:
 def test_unusual_time_field_falls_back_to_dumps() -> None:
     st = new_match(Variant.PARTNERSHIP, Rules(), 1)
     for time in ({"bank_ms": 5, "move_ms": 7}, {"move_ms": 7, "bank_ms": 5, "extra": "é"}, {}):
-        assert protocol.request_line(st, 3, time) == protocol.dumps(protocol.request(st, 3, time))
+        assert protocol.Encoder().request(st, 3, time) == protocol.dumps(protocol.request(st, 3, time))
 
 
 def test_cards_json_every_suit_pattern_edge() -> None:
@@ -126,7 +126,7 @@ def test_scalar_json_refuses_what_it_cannot_write() -> None:
 def test_seat_view_json_is_the_view() -> None:
     for st in _states(Variant.TWO_PLAYER, Rules(target=100), seed=2):
         for seat in range(2):
-            assert json.loads(seat_view_json(st, seat)) == seat_view(st, seat)
+            assert json.loads(ViewEncoder().state_json(st, seat)) == seat_view(st, seat)
 
 
 def test_an_answer_nested_too_deeply_is_malformed_not_a_crash() -> None:

@@ -27,7 +27,7 @@ import random
 import time
 from typing import Callable, Sequence
 
-from .cards import cards_of
+from .cards import cards_of, mask_of
 from .evaluate import PARAMS, blind_nil_probability, expected_tricks, nil_probability
 from .game import MatchContext, Objective, RuleSet, side_of
 from .playout import playout
@@ -175,40 +175,23 @@ def decide_blind_nil(view: View, rules: RuleSet, cfg: BidConfig | None = None,
 BLIND_NIL_MARGIN = 10.0
 
 
-def _random_deal(n: int, rng: random.Random) -> list[int]:
-    """A uniformly random deal of the whole deck (nobody has looked at any card yet)."""
+def _random_deal(rng: random.Random) -> list[int]:
+    """A uniformly random partnership deal (nobody has looked at any card yet)."""
     deck = list(range(52))
     rng.shuffle(deck)
-    per = 52 // n if n == 4 else 13
-    hands = []
-    for s in range(n):
-        m = 0
-        for c in deck[s * per:(s + 1) * per]:
-            m |= 1 << c
-        hands.append(m)
-    return hands
+    return [mask_of(deck[s * 13:(s + 1) * 13]) for s in range(4)]
 
 
 def _exchange(hands: list[int], me: int, count: int) -> list[int]:
-    """The partnership Blind Nil exchange as this bot plays it, on a known deal: the
-    partner passes its lowest cards, then the Blind Nil bidder passes back its most
-    dangerous ones (see :func:`choose_pass`)."""
+    """The partnership Blind Nil exchange as this bot plays it (:func:`choose_pass`), on
+    a known deal: the partner passes first, then the Blind Nil bidder passes back."""
     hands = list(hands)
     partner = (me + 2) % 4
-    given = cards_of(hands[partner])
-    given.sort(key=lambda c: (c % 13, c // 13 == 3))
-    moved = 0
-    for c in given[:count]:
-        moved |= 1 << c
-    hands[partner] &= ~moved
-    hands[me] |= moved
-    back = 0
-    h = hands[me]
-    for _ in range(count):
-        best = max(cards_of(h), key=lambda c: (nil_probability(h & ~(1 << c), 4), c % 13, c // 13))
-        back |= 1 << best
-        h &= ~(1 << best)
-    hands[me] = h
+    given = mask_of(cover_pass(hands[partner], count))
+    hands[partner] &= ~given
+    hands[me] |= given
+    back = mask_of(nil_pass(hands[me], count, 4))
+    hands[me] &= ~back
     hands[partner] |= back
     return hands
 
@@ -231,54 +214,44 @@ def blind_nil_values(view: View, rules: RuleSet, cfg: BidConfig,
     partner = (me + 2) % 4
     ctx = MatchContext(rules, n, side_of(me, n), view.score, view.bags, view.hand_no)
     leader = first_leader(view)
-    blind_flags = list(view.blind) if len(view.blind) == n else [False] * n
+    known_bids = list(view.bids) if len(view.bids) == n else [None] * n
+    flags = list(view.blind) if len(view.blind) == n else [False] * n
+    blind_flags = list(flags)
     blind_flags[me] = True
     target = cfg.samples if cfg.samples is not None else cfg.max_samples
-    normal_vals: list[float] = []
-    ok_vals: list[float] = []  # blind course, nil made: (value, value if it had failed)
-    fail_vals: list[float] = []
-    succeeded = []
-    while len(normal_vals) < target:
+    count = made = 0
+    normal_sum = 0.0
+    made_sum = made_as_failed_sum = failed_sum = 0.0  # blind course, by the nil's fate
+    while count < target:
         if cfg.deadline is not None and time.perf_counter() >= cfg.deadline:
             break
-        hands = _random_deal(n, rng)
-        bids = list(view.bids) if len(view.bids) == n else [None] * n
-        for s in range(n):
-            if bids[s] is None:
-                bids[s] = predicted_bid(hands[s], n, rules.nil)
+        hands = _random_deal(rng)
+        bids = [b if b is not None else predicted_bid(hands[s], n, rules.nil) for s, b in enumerate(known_bids)]
         final = playout(hands, [], leader, False, [0] * n, bids)
-        normal_vals.append(Objective(ctx, bids, view.blind if len(view.blind) == n else [False] * n).value(final))
-        bbids = list(view.bids) if len(view.bids) == n else [None] * n
-        bbids[me] = 0
-        for s in range(n):
-            if bbids[s] is None:
-                bbids[s] = predicted_bid(hands[s], n, rules.nil and s != partner)
+        normal_sum += Objective(ctx, bids, flags).value(final)
+        bids = [b if b is not None else predicted_bid(hands[s], n, rules.nil and s != partner)
+                for s, b in enumerate(known_bids)]
+        bids[me] = 0
         swapped = _exchange(hands, me, rules.blind_nil_cards) if rules.blind_nil_cards else hands
-        final = playout(swapped, [], leader, False, [0] * n, bbids)
-        obj = Objective(ctx, bbids, blind_flags)
-        v = obj.value(final)
+        final = playout(swapped, [], leader, False, [0] * n, bids)
+        obj = Objective(ctx, bids, blind_flags)
         if final[me] == 0:
             failed = list(final)
             donor = partner if failed[partner] else max(range(n), key=lambda s: failed[s])
             failed[donor] -= 1
             failed[me] += 1
-            ok_vals.append(v)
-            fail_vals.append(obj.value(failed))
-            succeeded.append(True)
+            made += 1
+            made_sum += obj.value(final)
+            made_as_failed_sum += obj.value(failed)
         else:
-            fail_vals.append(v)
-            ok_vals.append(v)
-            succeeded.append(False)
-    count = len(normal_vals)
+            failed_sum += obj.value(final)
+        count += 1
     if not count:
         return 0.0, 0.0, 0
-    sim_rate = sum(succeeded) / count
-    fitted = blind_nil_probability(n)
-    q = max(0.0, (sim_rate - fitted) / sim_rate) if sim_rate > 0 else 0.0
-    blind = 0.0
-    for ok, bad, won in zip(ok_vals, fail_vals, succeeded):
-        blind += (1 - q) * ok + q * bad if won else bad
-    return blind / count, sum(normal_vals) / count, count
+    sim_rate = made / count
+    q = max(0.0, (sim_rate - blind_nil_probability(n)) / sim_rate) if made else 0.0
+    blind = (1 - q) * made_sum + q * made_as_failed_sum + failed_sum
+    return blind / count, normal_sum / count, count
 
 
 def nil_danger(hand: int, n: int) -> float:
@@ -286,27 +259,29 @@ def nil_danger(hand: int, n: int) -> float:
     return 1.0 - nil_probability(hand, n)
 
 
-def choose_pass(view: View, count: int, to: int | None) -> list[int]:
-    """Cards to pass in the partnership Blind Nil exchange.
+def nil_pass(hand: int, count: int, n: int) -> list[int]:
+    """A Blind Nil bidder's pass: its most dangerous cards, greedy on the fitted nil model
+    (each pick is the card whose removal most improves the nil's chances)."""
+    picked: list[int] = []
+    h = hand
+    for _ in range(min(count, hand.bit_count())):
+        best = max(cards_of(h), key=lambda c: (nil_probability(h & ~(1 << c), n), c % 13, c // 13))
+        picked.append(best)
+        h &= ~(1 << best)
+    return sorted(picked)
 
-    The Blind Nil bidder passes its most dangerous cards (greedy on the fitted nil model:
-    each pick is the card whose removal most improves the nil's chances, high spades and
-    unguarded honours first). Its partner passes its lowest cards, the ones that help a
-    nil most and cost its own contract least (low non-spades before low spades).
-    """
-    hand = view.hand
-    cards = cards_of(hand)
-    count = max(0, min(count, len(cards)))
+
+def cover_pass(hand: int, count: int) -> list[int]:
+    """The partner's pass to a Blind Nil bidder: its lowest cards, the ones that help a nil
+    most and cost its own contract least (low non-spades before low spades)."""
+    ranked = sorted(cards_of(hand), key=lambda c: (c % 13, c // 13 == 3))
+    return sorted(ranked[:max(0, count)])
+
+
+def choose_pass(view: View, count: int, to: int | None) -> list[int]:
+    """Cards to pass in the partnership Blind Nil exchange (:func:`nil_pass` for the
+    Blind Nil bidder, :func:`cover_pass` for its partner)."""
     i_am_blind = len(view.bids) > view.seat and view.bids[view.seat] == 0 and view.blind[view.seat]
     if i_am_blind:
-        picked: list[int] = []
-        h = hand
-        for _ in range(count):
-            best = max((c for c in cards if h >> c & 1),
-                       key=lambda c: (nil_probability(h & ~(1 << c), view.n), c % 13, c // 13))
-            picked.append(best)
-            h &= ~(1 << best)
-        return sorted(picked)
-    ranked = sorted(cards, key=lambda c: (c % 13, c // 13 == 3))
-    return sorted(ranked[:count])
-
+        return nil_pass(view.hand, count, view.n)
+    return cover_pass(view.hand, count)
