@@ -29,9 +29,9 @@ import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 
-from referee.deals import shuffled_deck, trusted_deal  # noqa: E402
-from referee.engine import Variant, legal_actions, new_match, step  # noqa: E402
-from referee.rules import Rules  # noqa: E402
+from referee.game.deals import shuffled_deck, trusted_deal  # noqa: E402
+from referee.game.engine import Variant, legal_actions, new_match, step  # noqa: E402
+from referee.game.rules import Rules  # noqa: E402
 
 
 def ours(seconds: float, rng: random.Random) -> float:

@@ -31,8 +31,10 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 
-from referee.match import MatchSpec, SeatSpec, TimeControl, run_match  # noqa: E402
-from referee.rules import Rules, Variant  # noqa: E402
+from referee.match import MatchSpec, run_match
+from referee.seat.spec import SeatSpec
+from referee.seat.clock import TimeControl  # noqa: E402
+from referee.game.rules import Rules, Variant  # noqa: E402
 
 BOT = [sys.executable, str(HERE / "minimal_bot.py")]
 

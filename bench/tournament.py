@@ -68,19 +68,19 @@ ROOT = Path(__file__).resolve().parent.parent
 # (once fewer matches are left than workers, a core idles).
 _CHILD = textwrap.dedent("""
     import json, resource, sys, threading, time
-    import referee.tournament
-    from referee.config import load_config
-    from referee.tournament import Tournament
+    import referee.tournament.executors.local as local
+    from referee.tournament.config import load_config
+    from referee.tournament.runner import Tournament
     config = load_config(sys.argv[1])
     concurrency = int(sys.argv[2])
     ends = {}
-    run_match = referee.tournament.run_match
+    run_match = local.run_match
     def timed_run_match(*args, **kwargs):
         try:
             return run_match(*args, **kwargs)
         finally:
             ends[threading.current_thread().name] = time.perf_counter()
-    referee.tournament.run_match = timed_run_match
+    local.run_match = timed_run_match
     before = resource.getrusage(resource.RUSAGE_SELF)  # the interpreter's start-up is not the run's
     t0 = time.perf_counter()
     outcome = Tournament(config, concurrency=concurrency).run()
@@ -97,8 +97,8 @@ _CHILD = textwrap.dedent("""
 # Runs inside the child: standings of a results folder, with peak RSS.
 _STANDINGS_CHILD = textwrap.dedent("""
     import json, resource, sys, time
-    from referee.results import ResultsFolder
-    from referee.standings import render, standings_from_folder
+    from referee.tournament.results import ResultsFolder, standings_from_folder
+    from referee.tournament.standings import render
     t0 = time.perf_counter()
     report = standings_from_folder(ResultsFolder(sys.argv[1]))
     render(report, "table")

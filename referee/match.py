@@ -1,12 +1,18 @@
-"""One match between bots: the engine, the protocol and the bot processes together.
+"""One match between bots: the seats and the rules engine together.
 
 :func:`run_match` starts one transport per seat (normally a
-:class:`~referee.botprocess.BotProcess`), says hello, then loops: deliver the
-events of the last step to the seats they are for, ask the seat to act,
+:class:`~referee.seat.botprocess.BotProcess`), says hello, then loops: deliver
+the events of the last step to the seats they are for, ask the seat to act,
 charge its clock, parse and check its answer, and step the engine. Whatever a
-bot does ends in a :class:`Fault` with a closed kind, attributed to its seat;
-the referee itself always finishes with a :class:`MatchRecord` and ends every
-process it started.
+bot does ends in a :class:`~referee.seat.faults.Fault` with a closed kind,
+attributed to its seat; the referee itself always finishes with a
+:class:`MatchRecord` and ends every process it started.
+
+A match is given as a :class:`MatchSpec` and answers with a
+:class:`MatchRecord`: both are plain data that round-trip through JSON, so a
+match can be played in another process or on another machine. A match writes
+its transcript and its bots' stderr under ``spec.logs``; it never writes the
+results file (``matches.jsonl``): whoever asked for the match stores the record.
 """
 
 from __future__ import annotations
@@ -17,51 +23,40 @@ import json
 import os
 import time
 from pathlib import Path
-from typing import Any, Callable, Iterable, Mapping, Protocol, Sequence
+from typing import Any, Callable, Iterable, Mapping, Sequence
 
-from . import protocol
-from .botprocess import BotFault, BotProcess
-from .clock import Clock
-from .deals import Deal
-from .engine import ALL, State, fallback_action, forfeit, new_match, step
-from .outcomes import EndReason, FaultKind, FaultPolicy
-from .protocol import ProtocolFault, dumps
-from .rules import Rules, Variant
+from referee.game.deals import Deal
+from referee.game.engine import ALL, State, fallback_action, forfeit, new_match, step
+from referee.game.outcomes import EndReason
+from referee.game.rules import Rules, Variant
+from referee.seat import protocol
+from referee.seat.botprocess import BotProcess
+from referee.seat.clock import TimeControl
+from referee.seat.faults import Fault, FaultKind, FaultPolicy, SeatFault
+from referee.seat.protocol import dumps
+from referee.seat.spec import SeatSpec
+from referee.seat.transcript import Transcript
+from referee.seat.transport import Transport
+
+__all__ = ["MatchSpec", "MatchRecord", "TransportFactory", "run_match", "bot_process", "Console",
+           "transcript_name", "stderr_name"]
 
 Console = Callable[[str], None]
 
 
-@dataclasses.dataclass(frozen=True)
-class TimeControl:
-    """Time limits of one seat. ``move_ms=None`` means no move clock (a human seat)."""
-
-    move_ms: int | None = 1000
-    bank_ms: int = 10000
-    startup_ms: int = 10000
-
-    def to_dict(self) -> dict[str, Any]:
-        return dataclasses.asdict(self)
+def transcript_name(match_id: str) -> str:
+    """The file name of a match's transcript in its logs folder."""
+    return f"{match_id}.jsonl"
 
 
-@dataclasses.dataclass(frozen=True)
-class SeatSpec:
-    """Who sits in a seat: a display name and how to start the program."""
-
-    name: str
-    command: str | Sequence[str]
-    cwd: str | os.PathLike[str] | None = None
-    env: Mapping[str, str] | None = None
-    time: TimeControl | None = None  # None: the match's default
-    # Start the program in a session of its own (it leads a process group of
-    # its own either way). For a program that uses the terminal, like the
-    # human adapter: in the referee's session it would be a background group
-    # and be stopped when reading the terminal. See BotProcess.
-    new_session: bool = False
+def stderr_name(match_id: str, seat: int) -> str:
+    """The file name of a seat's stderr log in its match's logs folder."""
+    return f"{match_id}.{seat}.stderr"
 
 
 @dataclasses.dataclass
 class MatchSpec:
-    """Everything that defines one match."""
+    """Everything that defines one match; plain data (:meth:`to_dict`, :meth:`from_dict`)."""
 
     variant: Variant
     seats: Sequence[SeatSpec]
@@ -71,8 +66,8 @@ class MatchSpec:
     time: TimeControl = dataclasses.field(default_factory=TimeControl)
     faults: FaultPolicy = FaultPolicy.FORFEIT
     max_faults: int = 3
-    output: Path | None = None  # folder for matches.jsonl and logs/; None: keep nothing
-    deals: Sequence[Deal] | None = None  # injected deals (tests, duplicate play)
+    logs: str | os.PathLike[str] | None = None  # folder for the transcript and stderr logs; None: keep none
+    deals: Sequence[Deal] | None = None  # injected deals (tests, check-bot scenarios)
     grace_s: float = 1.0
     max_line: int = 65536
     stderr_cap: int = 1 << 20
@@ -83,26 +78,36 @@ class MatchSpec:
         if self.max_faults < 1:
             raise ValueError(f"max_faults must be at least 1, got: {self.max_faults!r}")
 
+    @property
+    def transcript_path(self) -> Path | None:
+        """Where the match's transcript goes (``<logs>/<match>.jsonl``), if anywhere."""
+        return Path(self.logs) / transcript_name(self.match_id) if self.logs is not None else None
 
-@dataclasses.dataclass(frozen=True)
-class Fault:
-    """A recorded bot fault."""
-
-    seat: int
-    kind: FaultKind
-    detail: str
-    hand: int
-    request: str | None = None  # the request that the faulty answer was for, if any
+    def stderr_path(self, seat: int) -> Path | None:
+        """Where seat ``seat``'s stderr goes (``<logs>/<match>.<seat>.stderr``), if anywhere."""
+        return Path(self.logs) / stderr_name(self.match_id, seat) if self.logs is not None else None
 
     def to_dict(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"seat": self.seat, "kind": self.kind.value, "detail": self.detail, "hand": self.hand}
-        if self.request is not None:
-            out["request"] = self.request
-        return out
+        """Plain JSON-ready data; :meth:`from_dict` reads it back."""
+        return {"variant": self.variant.value, "seats": [s.to_dict() for s in self.seats],
+                "rules": self.rules.to_dict(), "seed": self.seed, "match_id": self.match_id,
+                "time": self.time.to_dict(), "faults": self.faults.value, "max_faults": self.max_faults,
+                "logs": os.fspath(self.logs) if self.logs is not None else None,
+                "deals": [{"cards": list(d.cards), "salt": d.salt} for d in self.deals]
+                if self.deals is not None else None,
+                "grace_s": self.grace_s, "max_line": self.max_line, "stderr_cap": self.stderr_cap}
 
-    def describe(self, names: Sequence[str]) -> str:
-        """E.g. ``seat 2 (alpha) ran out of time: took 1200 ms > 1000 ms move time ...``."""
-        return f"seat {self.seat} ({names[self.seat]}) {self.kind.summary} in hand {self.hand}: {self.detail}"
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> MatchSpec:
+        """The inverse of :meth:`to_dict`."""
+        deals = data.get("deals")
+        return cls(variant=Variant(data["variant"]), seats=[SeatSpec.from_dict(s) for s in data["seats"]],
+                   rules=Rules.from_mapping(data["rules"], where="match spec rules"), seed=int(data["seed"]),
+                   match_id=str(data["match_id"]), time=TimeControl.from_dict(data["time"]),
+                   faults=FaultPolicy(data["faults"]), max_faults=int(data["max_faults"]), logs=data.get("logs"),
+                   deals=[Deal.from_cards(d["cards"], d["salt"]) for d in deals] if deals is not None else None,
+                   grace_s=float(data["grace_s"]), max_line=int(data["max_line"]),
+                   stderr_cap=int(data["stderr_cap"]))
 
 
 @dataclasses.dataclass
@@ -131,6 +136,16 @@ class MatchRecord:
         out.update(self.extra)
         return out
 
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> MatchRecord:
+        """The inverse of :meth:`to_dict` (keys it does not know go to :attr:`extra`)."""
+        known = {f.name for f in dataclasses.fields(cls)} - {"extra"}
+        return cls(match=data["match"], variant=Variant(data["variant"]), seed=data["seed"], bots=list(data["bots"]),
+                   hands=list(data["hands"]), score=list(data["score"]), winner=data["winner"],
+                   reason=EndReason(data["reason"]), faults=[Fault.from_dict(f) for f in data["faults"]],
+                   seconds=data["seconds"], rules=Rules.from_mapping(data["rules"], where="match record rules"),
+                   stats=list(data["stats"]), extra={k: v for k, v in data.items() if k not in known})
+
     def to_json(self) -> str:
         return json.dumps(self.to_dict(), separators=(",", ":"))
 
@@ -139,28 +154,8 @@ class MatchRecord:
         return self.reason.describe(self.winner, self.score)
 
 
-class Transport(Protocol):
-    """What the runner needs from a seat's connection (a process, or a fake in tests).
-
-    The runner also uses these methods when a transport has them (as
-    :class:`~referee.botprocess.BotProcess` does), and works without them:
-    ``send_lines(lines)`` (several events, one write), ``try_send_lines(lines)
-    -> bool`` (write only if that need not wait) and ``request_overlapped(line,
-    timeout_s, meanwhile)`` (a request that calls ``meanwhile()`` between its
-    write and its read); also ``read_line`` and ``discard_pending`` for the
-    ``substitute`` fault policy.
-    """
-
-    spawn_s: float
-
-    def start(self) -> None: ...
-    def send(self, line: str) -> None: ...
-    def request(self, line: str, timeout_s: float) -> tuple[str, float]: ...
-    def check_unexpected(self) -> None: ...
-    def close(self, grace_s: float = 1.0, term_s: float = 1.0) -> int | None: ...
-
-
-TransportFactory = Callable[[int, SeatSpec, Any], Transport]
+#: Makes the transport of seat ``seat`` (the runner passes the match's transcript).
+TransportFactory = Callable[[int, SeatSpec, Transcript], Transport]
 
 # How much of the offending request a fault record quotes (the transcript has it all).
 _REQUEST_QUOTE = 4000
@@ -172,26 +167,17 @@ _NO_CLOCK_S = 86400.0
 class _Seat:
     """Runner-side bookkeeping of one seat."""
 
-    __slots__ = ("index", "spec", "transport", "clock", "time", "faults", "dead", "gone", "resync", "stale", "name",
-                 "send_lines", "request_overlapped", "try_send_lines")
+    __slots__ = ("index", "spec", "transport", "clock", "time", "faults", "dead", "gone", "resync", "stale", "name")
 
     def __init__(self, index: int, spec: SeatSpec, transport: Transport, time_control: TimeControl):
         self.index, self.spec, self.transport, self.time = index, spec, transport, time_control
         self.name = spec.name
-        self.clock = Clock(time_control.move_ms, time_control.bank_ms, time_control.startup_ms) \
-            if time_control.move_ms is not None else None
+        self.clock = time_control.clock()
         self.faults = 0
         self.dead = False  # no further answers can be trusted (crash, oversize, ...)
         self.gone = False  # nothing can be sent to it any more (its input is closed)
         self.resync = False  # a late answer may still be in the pipe (substitute after timeout)
         self.stale: set[int] = set()  # ids of requests that timed out: their answers are dropped
-        # Optional transport features (fakes need not have them): several
-        # lines in one write; a request that runs a callable between writing
-        # the request and reading the answer; a write only if it need not wait.
-        self.send_lines: Callable[[list[str]], None] | None = getattr(transport, "send_lines", None)
-        self.request_overlapped: Callable[[str, float, Callable[[], None]], tuple[str, float]] | None = \
-            getattr(transport, "request_overlapped", None)
-        self.try_send_lines: Callable[[list[str]], bool] | None = getattr(transport, "try_send_lines", None)
 
     def time_field(self) -> dict[str, Any]:
         if self.clock is None:
@@ -208,63 +194,6 @@ class _Seat:
         return {"decisions": s.count, "mean_ms": round(s.mean_ms, 3), "max_ms": round(s.max_ms, 3)}
 
 
-class Transcript:
-    """``logs/<match>.jsonl``: every line in both directions with its time.
-
-    One JSON object per line: ``t`` (seconds since the match started),
-    ``seat``, ``dir`` (``"out"``: referee to bot, ``"in"``: bot to referee)
-    and either ``msg`` (the line itself, when it is a JSON object) or ``raw``
-    (the line as a JSON string, when it is not), or a ``note`` of the referee.
-    """
-
-    def __init__(self, path: Path | None):
-        self._fh = open(path, "w", encoding="utf-8", buffering=1 << 16) if path else None
-        self._t0 = time.time()
-        #: ``(line, parsed)`` of the last bot line recorded that is a JSON
-        #: object: the runner reuses the parse instead of decoding it again.
-        self.last_in: tuple[str, Any] | None = None
-
-    def for_seat(self, seat: int) -> Callable[[str, str, float], None] | None:
-        fh = self._fh
-        if fh is None:
-            return None
-        t0 = self._t0
-        write = fh.write
-        loads = json.loads
-        out_head = f',"seat":{seat},"dir":"out","msg":'
-        in_head = f',"seat":{seat},"dir":"in","msg":'
-        raw_head = f',"seat":{seat},"dir":"in","raw":'
-
-        def record(direction: str, line: str, t: float) -> None:
-            # The referee's own lines are JSON objects: embedded as they are.
-            # A bot's line is embedded when it parses as an object, else it
-            # is quoted as a raw string.
-            if direction == "out":
-                write(f'{{"t":{t - t0:.6f}{out_head}{line}}}\n')
-                return
-            obj = None
-            if line[:1] == "{":
-                try:
-                    obj = loads(line)
-                except (ValueError, RecursionError):  # not JSON, or nested too deeply to decode
-                    pass
-            if obj.__class__ is dict:
-                self.last_in = (line, obj)
-                write(f'{{"t":{t - t0:.6f}{in_head}{line}}}\n')
-            else:
-                write(f'{{"t":{t - t0:.6f}{raw_head}{json.dumps(line)}}}\n')
-
-        return record
-
-    def note(self, text: str) -> None:
-        if self._fh is not None:
-            self._fh.write(json.dumps({"t": round(time.time() - self._t0, 6), "note": text}) + "\n")
-
-    def close(self) -> None:
-        if self._fh is not None:
-            self._fh.close()
-
-
 def _answers_stale(line: str, stale: set[int]) -> bool:
     """Whether an answer line carries the id of a request that already timed out."""
     try:
@@ -274,44 +203,38 @@ def _answers_stale(line: str, stale: set[int]) -> bool:
     return isinstance(obj, dict) and obj.get("id") in stale and not isinstance(obj.get("id"), bool)
 
 
-def bot_process(spec: MatchSpec, seat: int, seat_spec: SeatSpec, transcript: "Transcript") -> BotProcess:
+def bot_process(spec: MatchSpec, seat: int, seat_spec: SeatSpec, transcript: Transcript) -> BotProcess:
     """The bot process of a seat exactly as :func:`run_match` starts it.
 
     Transport factories that wrap processes (tournament cancellation,
     check-bot's recorder) build on this so they never drift from the runner.
     """
-    logs = Path(spec.output) / "logs" if spec.output is not None else None
-    stderr_path = logs / f"{spec.match_id}.{seat}.stderr" if logs else None
     return BotProcess(seat_spec.command, name=f"seat {seat} ({seat_spec.name})", cwd=seat_spec.cwd,
-                      env=seat_spec.env, stderr_path=stderr_path, stderr_cap=spec.stderr_cap,
+                      env=seat_spec.env, stderr_path=spec.stderr_path(seat), stderr_cap=spec.stderr_cap,
                       max_line=spec.max_line, transcript=transcript.for_seat(seat),
                       new_session=seat_spec.new_session)
 
 
-def _process_factory(spec: MatchSpec) -> TransportFactory:
-    def make(seat: int, seat_spec: SeatSpec, transcript: Any) -> Transport:
-        return bot_process(spec, seat, seat_spec, transcript)
-    return make
-
-
 def run_match(spec: MatchSpec, console: Console | None = None,
               transport_factory: TransportFactory | None = None) -> MatchRecord:
-    """Play one match to its end and return its record (also appended to
-    ``<output>/matches.jsonl`` when ``spec.output`` is set).
+    """Play one match to its end and return its record.
 
+    Writes the transcript and stderr logs under ``spec.logs`` when set, and
+    nothing else: storing the record is the caller's business.
     Never raises because of a bot: every misbehaviour becomes a recorded fault.
     """
     t_start = time.perf_counter()
-    logs = None
-    if spec.output is not None:
-        logs = Path(spec.output) / "logs"
-        logs.mkdir(parents=True, exist_ok=True)
-    transcript = Transcript(logs / f"{spec.match_id}.jsonl" if logs else None)
-    factory = transport_factory or _process_factory(spec)
+    if spec.logs is not None:
+        Path(spec.logs).mkdir(parents=True, exist_ok=True)
+    transcript = Transcript(spec.transcript_path)
     names = [s.name for s in spec.seats]
-    seats = [_Seat(i, s, factory(i, s, transcript), s.time or spec.time) for i, s in enumerate(spec.seats)]
-    runner = _Runner(spec, seats, names, transcript, console)
+    seats: list[_Seat] = []
     try:
+        for i, seat_spec in enumerate(spec.seats):
+            transport = transport_factory(i, seat_spec, transcript) if transport_factory is not None \
+                else bot_process(spec, i, seat_spec, transcript)
+            seats.append(_Seat(i, seat_spec, transport, seat_spec.time or spec.time))
+        runner = _Runner(spec, seats, names, transcript, console)
         runner.play()
     finally:
         _close_all(seats, spec.grace_s)
@@ -327,29 +250,13 @@ def run_match(spec: MatchSpec, console: Console | None = None,
         console(f"Result: {record.describe()}")
         for f in record.faults:
             console(f"Fault: {f.describe(names)}")
-    if spec.output is not None:
-        append_record(Path(spec.output) / "matches.jsonl", record.to_json())
     return record
-
-
-def append_record(path: Path, line: str) -> None:
-    """Append one JSON line and make it durable before returning.
-
-    A single ``write`` of the whole line to a file opened in append mode, then
-    ``fsync``: a crash or SIGKILL leaves either the whole record or none of it.
-    """
-    path.parent.mkdir(parents=True, exist_ok=True)
-    data = (line + "\n").encode("utf-8")
-    fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
-    try:
-        os.write(fd, data)
-        os.fsync(fd)
-    finally:
-        os.close(fd)
 
 
 def _close_all(seats: Sequence[_Seat], grace_s: float) -> None:
     """End every bot at once, so the grace periods overlap instead of adding up."""
+    if not seats:
+        return
     if len(seats) == 1:
         seats[0].transport.close(grace_s)
         return
@@ -393,7 +300,7 @@ class _Runner:
             # A bot that already died was told at its first fault; don't repeat.
             message = f"{kind.value}: {detail}; you forfeit the match" if ends else f"{kind.value}: {detail}"
             self._send(seat, dumps(protocol.error(message)), quiet=True)
-        if kind in (FaultKind.CRASH, FaultKind.OVERSIZE, FaultKind.UNEXPECTED, FaultKind.STARTUP):
+        if kind.ends_seat:
             seat.dead = True
         elif kind is FaultKind.TIMEOUT:
             seat.resync = True
@@ -407,7 +314,7 @@ class _Runner:
         try:
             seat.transport.send(line)
             return True
-        except BotFault as exc:
+        except SeatFault as exc:
             seat.gone = True
             if not quiet and not seat.dead:
                 self._handle(seat, exc.kind, exc.detail)
@@ -436,7 +343,7 @@ class _Runner:
                     self._deliver(st)
                 return
             seat = self.seats[st.turn]
-            if seat.request_overlapped is not None and not (seat.dead or seat.gone or seat.resync):
+            if not (seat.dead or seat.gone or seat.resync):
                 self._decide(st, self._batches(st))
                 continue
             self._deliver(st)
@@ -450,7 +357,7 @@ class _Runner:
         for seat in self.seats:
             try:
                 seat.transport.start()
-            except BotFault as exc:
+            except SeatFault as exc:
                 failed.append(seat)
                 seat.gone = True  # never started: nothing to tell it
                 self._fault(seat, FaultKind.STARTUP, exc.detail, force_end=True)
@@ -462,10 +369,10 @@ class _Runner:
             allowance = seat.time.startup_ms / 1000 - seat.transport.spawn_s
             try:
                 line, elapsed = seat.transport.request(dumps(hello), max(allowance, 0.001))
-                protocol.parse_answer(line, 0, None)  # type: ignore[arg-type]
+                protocol.parse_answer(line, 0, None)
                 if seat.clock is not None:
                     seat.clock.charge_startup(seat.transport.spawn_s + elapsed)
-            except (BotFault, ProtocolFault) as exc:
+            except SeatFault as exc:
                 failed.append(seat)
                 kind = FaultKind.STARTUP if exc.kind in (FaultKind.TIMEOUT, FaultKind.CRASH) else exc.kind
                 # A bot that cannot even start cannot be substituted for a whole match.
@@ -520,7 +427,7 @@ class _Runner:
             return True
         return False
 
-    def _lost(self, seat: _Seat, exc: BotFault) -> None:
+    def _lost(self, seat: _Seat, exc: SeatFault) -> None:
         """Writing to ``seat`` failed: nothing more goes to it, and it faults unless dead."""
         seat.gone = True
         if not seat.dead:
@@ -535,12 +442,11 @@ class _Runner:
         if seat.gone:
             return
         try:
-            if len(lines) == 1 or seat.send_lines is None:
-                for line in lines:
-                    seat.transport.send(line)
+            if len(lines) == 1:
+                seat.transport.send(lines[0])
             else:
-                seat.send_lines(lines)
-        except BotFault as exc:
+                seat.transport.send_lines(lines)
+        except SeatFault as exc:
             self._lost(seat, exc)
 
     def _deliver_end(self) -> None:
@@ -602,13 +508,13 @@ class _Runner:
             transport.check_unexpected()
             sent = self.encoder.request(st, rid, seat.time_field())
             if others is not None:
-                line, elapsed = seat.request_overlapped(sent, seat.allowance(), others)  # type: ignore[misc]
+                line, elapsed = transport.request_overlapped(sent, seat.allowance(), others)
             else:
                 line, elapsed = transport.request(sent, seat.allowance())
             while seat.stale and _answers_stale(line, seat.stale):
                 # The late answer to a request that already timed out: drop it
                 # and keep reading for this request's answer, on the same clock.
-                line, more = transport.read_line(max(seat.allowance() - elapsed, 0.001))  # type: ignore[attr-defined]
+                line, more = transport.read_line(max(seat.allowance() - elapsed, 0.001))
                 elapsed += more
             if seat.clock is not None:
                 seat.clock.charge(elapsed)
@@ -617,10 +523,10 @@ class _Runner:
             protocol.check_legal(st, action)
         except _MatchEnded:
             return  # another seat's fault ended the match while this one thought; the end is delivered
-        except (BotFault, ProtocolFault) as exc:
+        except SeatFault as exc:
             # The others get this step's events before anything else: those
             # never sent (the request could not be written) and those deferred.
-            if pending and not self._send_batches(st, batches, skip=seat.index):  # type: ignore[arg-type]
+            if pending and batches is not None and not self._send_batches(st, batches, skip=seat.index):
                 return
             if not self._send_pairs(st, later):
                 return
@@ -641,13 +547,10 @@ class _Runner:
         for seat, lines in zip(self.seats, batches):
             if not lines or seat.index == skip or seat.gone:
                 continue
-            if seat.try_send_lines is None:
-                later.append((seat, lines))
-                continue
             try:
-                if not seat.try_send_lines(lines):
+                if not seat.transport.try_send_lines(lines):
                     later.append((seat, lines))
-            except BotFault as exc:
+            except SeatFault as exc:
                 self._lost(seat, exc)
                 if self._ended(st):
                     return False
@@ -656,9 +559,7 @@ class _Runner:
     def _resync(self, seat: _Seat) -> None:
         """After a timeout under ``substitute``: drop a late answer that already came."""
         seat.resync = False
-        drop = getattr(seat.transport, "discard_pending", None)
-        if drop is not None:
-            drop()
+        seat.transport.discard_pending()
 
     def _summarise(self, st: State, data: dict[str, Any]) -> None:
         two = st.variant is Variant.TWO_PLAYER

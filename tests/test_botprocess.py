@@ -18,9 +18,10 @@ from pathlib import Path
 
 import pytest
 
-from referee import botprocess as botprocess_module
-from referee.botprocess import BotFault, BotProcess
-from referee.outcomes import FaultKind
+from referee.seat import botprocess as botprocess_module
+from referee.seat.faults import BotFault
+from referee.seat.botprocess import BotProcess
+from referee.seat.faults import FaultKind
 
 HOSTILE = Path(__file__).parent / "bots" / "hostile_bot.py"
 MARKER_RE = re.compile(rb"\[spades-referee: stderr truncated after (\d+) bytes\]\n")

@@ -11,8 +11,9 @@ import time
 
 import pytest
 
-from referee.botprocess import BotFault, BotProcess
-from referee.outcomes import FaultKind
+from referee.seat.faults import BotFault
+from referee.seat.botprocess import BotProcess
+from referee.seat.faults import FaultKind
 
 # Reports what each read of stdin returned: {"reads": [n_lines, ...]} per request line "?".
 COUNTER = """

@@ -9,8 +9,8 @@ import pytest
 from click.testing import CliRunner
 
 from conftest import BOTS, HOSTILE, PY
-from referee.checkbot import REQUEST_TYPES, SITUATIONS, run_checks
-from referee.cli import cli
+from referee.cli.checkbot import REQUEST_TYPES, SITUATIONS, run_checks
+from referee.cli.main import cli
 
 BUNDLED = {
     "random_bot.py": [PY, str(BOTS / "random_bot.py")],

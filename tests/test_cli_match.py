@@ -10,9 +10,9 @@ import pytest
 from click.testing import CliRunner
 
 from conftest import BOTS, PY
-from referee.cli import bot_name, cli, unique_names
-from referee.rules import Rules, Variant
-from referee.scoring import score_hand
+from referee.cli.main import bot_name, cli, unique_names
+from referee.game.rules import Rules, Variant
+from referee.game.scoring import score_hand
 
 SNAPSHOTS = Path(__file__).parent / "snapshots"
 HEUR = f"{PY} {BOTS / 'heuristic_bot.py'}"

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from referee.botprocess import BotFault
-from referee.clock import Clock, ClockStats
-from referee.outcomes import FaultKind
+from referee.seat.faults import BotFault
+from referee.seat.clock import Clock, ClockStats
+from referee.seat.faults import FaultKind
 
 
 def test_allowances_include_the_whole_bank() -> None:

@@ -10,12 +10,13 @@ from pathlib import Path
 import pytest
 import yaml
 
-from referee.config import (_BOT_KEYS, _RULE_KEYS, _TIME_KEYS, _TOP_KEYS, ConfigError, Format, check_command,
-                            load_config)
-from referee.match import TimeControl
-from referee.outcomes import FaultPolicy
-from referee.results import ResultsError, ResultsFolder
-from referee.rules import Variant
+from referee.tournament.config import (
+    _BOT_KEYS, _RULE_KEYS, _TIME_KEYS, _TOP_KEYS, ConfigError, check_command, load_config,
+)
+from referee.seat.clock import TimeControl
+from referee.seat.faults import FaultPolicy
+from referee.tournament.results import ResultsError, ResultsFolder
+from referee.game.rules import Variant
 
 ROOT = Path(__file__).resolve().parent.parent
 PY = Path(sys.executable).name if Path(sys.executable).name.startswith("python") else "python3"
@@ -57,7 +58,7 @@ def test_minimal_config_gets_every_default(tmp_path: Path, two_bots: str, monkey
     assert cfg.name == "mini"  # the file's stem
     assert cfg.variant is Variant.TWO_PLAYER
     assert (cfg.seed, cfg.format, cfg.matches_per_pairing, cfg.duplicate, cfg.concurrency) == \
-        (0, Format.ROUND_ROBIN, 2, True, 1)
+        (0, "round-robin", 2, True, 1)
     assert cfg.rules.target == 500 and cfg.time == TimeControl() and cfg.faults is FaultPolicy.FORFEIT
     assert cfg.output == (tmp_path / "results" / "mini").resolve()
     assert [b.name for b in cfg.bots] == ["a", "b"]

@@ -6,15 +6,15 @@ import random
 
 import pytest
 
-from referee.cards import card_name, cards_of, mask_of, parse_card, parse_cards
-from referee.deals import Deal, seeded_deal
-from referee.engine import (
+from referee.game.cards import card_name, cards_of, mask_of, parse_card, parse_cards
+from referee.game.deals import Deal, seeded_deal
+from referee.game.engine import (
     IllegalAction, Phase, check_action, fallback_action, forfeit, legal_actions, new_match, play_random, step,
     trick_winner,
 )
-from referee.outcomes import EndReason
-from referee.rules import Rules, RuleError, Variant
-from referee.view import known_cards, seat_view
+from referee.game.outcomes import EndReason
+from referee.game.rules import Rules, RuleError, Variant
+from referee.game.view import known_cards, seat_view
 
 P, TWO = Variant.PARTNERSHIP, Variant.TWO_PLAYER
 
@@ -132,7 +132,7 @@ def test_blind_nil_behind_offers_only_to_a_side_trailing_enough():
     st = new_match(P, rules, seed=1)
     assert st.phase is Phase.BID  # 0-0: nobody trails
     st._ctx.score = (0, -150)  # test-only: pretend side 1 trails by 150
-    from referee.engine import _blind_nil_allowed
+    from referee.game.engine import _blind_nil_allowed
     assert _blind_nil_allowed(st, 1) and _blind_nil_allowed(st, 3)
     assert not _blind_nil_allowed(st, 0)
 

@@ -12,11 +12,11 @@ import random
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st_
 
-from referee.cards import CARD_NAMES, cards_of
-from referee.engine import IllegalAction, Phase, State, check_action, legal_actions, new_match, step
-from referee.rules import Rules, Variant
-from referee.scoring import match_outcome, score_hand
-from referee.view import known_cards, seat_view
+from referee.game.cards import CARD_NAMES, cards_of
+from referee.game.engine import IllegalAction, Phase, State, check_action, legal_actions, new_match, step
+from referee.game.rules import Rules, Variant
+from referee.game.scoring import match_outcome, score_hand
+from referee.game.view import known_cards, seat_view
 
 
 def independent_legal(hand: list[int], trick, spades_broken: bool) -> set[int]:

@@ -16,8 +16,9 @@ from typing import Any, Iterator
 
 import pytest
 
-from referee.botprocess import BotFault, BotProcess
-from referee.outcomes import FaultKind
+from referee.seat.faults import BotFault
+from referee.seat.botprocess import BotProcess
+from referee.seat.faults import FaultKind
 
 HOSTILE = Path(__file__).parent / "bots" / "hostile_bot.py"
 

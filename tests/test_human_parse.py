@@ -6,16 +6,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from referee.cards import CARD_NAMES
+from referee.game.cards import CARD_NAMES
 from referee.human.parse import (
-    Command,
-    InputError,
-    describe_bids,
-    parse_bid,
-    parse_card,
-    parse_cards,
-    parse_command,
-    parse_yes_no,
+    Command, InputError, describe_bids, parse_bid, parse_card, parse_cards, parse_command, parse_yes_no,
 )
 
 SHOWN = ["2C", "7C", "JC", "3D", "TD", "4H", "JH", "AH", "5S", "9S", "QS", "KS", "AS"]

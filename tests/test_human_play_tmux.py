@@ -211,18 +211,16 @@ def test_bot_names_and_seat_commands() -> None:
 
 
 def test_result_text_from_the_persons_side() -> None:
+    from referee.game.outcomes import EndReason
+    from referee.game.rules import Rules, Variant
     from referee.human.command import _result_text
-    from referee.rules import Variant
+    from referee.match import MatchRecord
+    from referee.seat.faults import Fault, FaultKind
 
-    class Record:
-        score = [120, 310]
-        winner = 1
-        reason = "forfeit"
-
-        def to_json(self) -> str:
-            return '{"faults": [{"seat": 2, "kind": "crash", "detail": "exited", "hand": 3}]}'
-
-    text = _result_text(Record(), Variant.PARTNERSHIP, 2, "spades play --seed 9 --seat 2", Path("out"))
+    record = MatchRecord(match="play-9", variant=Variant.PARTNERSHIP, seed=9, bots=["you", "a", "b", "c"], hands=[],
+                         score=[120, 310], winner=1, reason=EndReason.FORFEIT,
+                         faults=[Fault(2, FaultKind.CRASH, "exited", 3)], seconds=1.0, rules=Rules(), stats=[])
+    text = _result_text(record, Variant.PARTNERSHIP, 2, "spades play --seed 9 --seat 2", Path("out"))
     assert text.splitlines() == [
         "Your side lost, 120 to 310 (forfeit).",
         "Your seat was faulted (crash): exited",
@@ -233,7 +231,7 @@ def test_result_text_from_the_persons_side() -> None:
 
 
 def test_human_partnership_config_seats_a_person_without_a_clock() -> None:
-    from referee.config import load_config
+    from referee.tournament.config import load_config
 
     config = load_config(ROOT / "configs" / "human-partnership.yaml")
     human, heuristic = config.bots

@@ -666,8 +666,10 @@ def test_real_match_with_a_scripted_person_and_a_partner_bot(tmp_path: Path) -> 
     a tournament entry filling both seats of a side would. The match must end
     without a single fault: the adapter never sent an illegal answer.
     """
-    from referee.match import MatchSpec, SeatSpec, TimeControl, run_match
-    from referee.rules import Rules, Variant
+    from referee.match import MatchSpec, run_match
+    from referee.seat.spec import SeatSpec
+    from referee.seat.clock import TimeControl
+    from referee.game.rules import Rules, Variant
 
     answers = tmp_path / "answers.txt"
     cycle = ["n", "1 2 3"] + [str(i) for i in range(1, 14)]

@@ -9,24 +9,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from referee.human.render import (
-    Seating,
-    Style,
-    View,
-    WIDTH,
-    contract_line,
-    draw_block,
-    explain_hand,
-    hand_lines,
-    hand_summary,
-    help_text,
-    match_summary,
-    status_block,
-    trick_summary,
-    visible_len,
-    welcome,
+    Seating, Style, View, WIDTH, contract_line, draw_block, explain_hand, hand_lines, hand_summary, help_text,
+    match_summary, status_block, trick_summary, visible_len, welcome,
 )
-from referee.rules import Rules, Variant
-from referee.scoring import score_hand
+from referee.game.rules import Rules, Variant
+from referee.game.scoring import score_hand
 
 FANCY = Style(symbols=True, color=True)
 SYMBOLS = Style(symbols=True, color=False)

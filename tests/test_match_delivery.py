@@ -1,10 +1,11 @@
 """How the match runner delivers lines: batched per seat, overlapped with the bot to act.
 
-The runner uses optional transport features when a transport has them
-(``send_lines``, ``try_send_lines``, ``request_overlapped``). Whatever it uses,
-every seat must receive exactly the same lines in the same order as through
-the plain ``send``/``request`` interface; these tests play whole matches both
-ways with deterministic in-process seats and compare.
+A transport may implement ``send_lines``, ``try_send_lines`` and
+``request_overlapped`` itself (a bot process does) or inherit the defaults of
+:class:`referee.seat.transport.Transport`. Either way every seat must receive
+exactly the same lines in the same order as through plain ``send``/``request``;
+these tests play whole matches both ways with deterministic in-process seats
+and compare.
 """
 
 from __future__ import annotations
@@ -13,18 +14,19 @@ import json
 import sys
 from collections import Counter
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, Sequence
 
 import pytest
 
-from referee.botprocess import BotFault
-from referee.match import MatchSpec, SeatSpec, run_match
-from referee.outcomes import FaultKind
-from referee.rules import Rules, Variant
+from referee.seat.faults import BotFault
+from referee.match import MatchSpec, run_match
+from referee.seat.protocol import answer_field
+from referee.seat.transport import Transport
+from referee.seat.spec import SeatSpec
+from referee.seat.faults import FaultKind
+from referee.game.rules import Rules, Variant
 
 RANDOM = Path(__file__).resolve().parent.parent / "bots" / "random_bot.py"
-ANSWER_FIELD = {"blind_nil": "blind_nil", "keep": "keep", "discard": "cards", "pass": "cards",
-                "bid": "bid", "play": "card"}
 
 
 def decide(req: dict[str, Any]) -> Any:
@@ -49,10 +51,8 @@ class Log:
         self.answers = 0
 
 
-class PlainSeat:
-    """Only the required transport interface: one ``send`` per line."""
-
-    spawn_s = 0.0
+class PlainSeat(Transport):
+    """Only the abstract methods of the transport interface; the defaults do the rest."""
 
     def __init__(self, seat: int, log: Log):
         self.seat, self.log = seat, log
@@ -77,27 +77,21 @@ class PlainSeat:
         self.log.answers += 1
         if req["type"] == "hello":
             return json.dumps({"id": 0, "name": f"s{self.seat}"}), 0.0
-        return json.dumps({"id": req["id"], ANSWER_FIELD[req["type"]]: decide(req)}), 0.0
-
-    def check_unexpected(self) -> None:
-        pass
-
-    def close(self, grace_s: float = 1.0, term_s: float = 1.0) -> int:
-        return 0
+        return json.dumps({"id": req["id"], answer_field(req["type"]): decide(req)}), 0.0
 
 
 class RichSeat(PlainSeat):
-    """Every optional feature; ``refuse`` makes each non-waiting write report a full pipe."""
+    """Its own batched and overlapped methods; ``refuse`` makes each non-waiting write report a full pipe."""
 
     def __init__(self, seat: int, log: Log, refuse: bool = False):
         super().__init__(seat, log)
         self.refuse = refuse
 
-    def send_lines(self, lines: list[str]) -> None:
+    def send_lines(self, lines: Sequence[str]) -> None:
         self.stream.extend(lines)
         self.log.entries.append(("batch", self.seat, list(lines), self.log.answers))
 
-    def try_send_lines(self, lines: list[str]) -> bool:
+    def try_send_lines(self, lines: Sequence[str]) -> bool:
         if self.refuse:
             return False
         self.stream.extend(lines)
@@ -186,11 +180,11 @@ class DyingSeat(RichSeat):
         self._check()
         super().send(line)
 
-    def send_lines(self, lines: list[str]) -> None:
+    def send_lines(self, lines: Sequence[str]) -> None:
         self._check()
         super().send_lines(lines)
 
-    def try_send_lines(self, lines: list[str]) -> bool:
+    def try_send_lines(self, lines: Sequence[str]) -> bool:
         self._check()
         return super().try_send_lines(lines)
 
@@ -239,7 +233,7 @@ for line in sys.stdin:
 def test_a_deeply_nested_answer_is_a_malformed_fault_and_is_transcribed_raw(tmp_path: Path) -> None:
     seats = [SeatSpec("deep", [sys.executable, "-c", DEEP_BOT]), SeatSpec("random", [sys.executable, str(RANDOM)])]
     spec = MatchSpec(variant=Variant.TWO_PLAYER, seats=seats, rules=Rules(target=100), seed=1, match_id="deep",
-                     output=tmp_path)
+                     logs=tmp_path / "logs")
     record = run_match(spec)
     assert [(f.seat, f.kind) for f in record.faults] == [(0, FaultKind.MALFORMED)]
     assert record.reason.value == "forfeit" and record.winner == 1

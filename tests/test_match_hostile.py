@@ -8,9 +8,12 @@ from pathlib import Path
 import pytest
 
 from conftest import BOTS, HOSTILE, PY
-from referee.match import MatchSpec, SeatSpec, TimeControl, run_match
-from referee.outcomes import EndReason, FaultKind, FaultPolicy
-from referee.rules import Rules, Variant
+from referee.match import MatchRecord, MatchSpec, run_match
+from referee.seat.spec import SeatSpec
+from referee.seat.clock import TimeControl
+from referee.game.outcomes import EndReason
+from referee.seat.faults import FaultKind, FaultPolicy
+from referee.game.rules import Rules, Variant
 
 RANDOM = [PY, str(BOTS / "random_bot.py")]
 
@@ -22,10 +25,11 @@ def play(tmp_path: Path, marker: str, flags: list[str], variant=Variant.PARTNERS
     seats = [SeatSpec("random", RANDOM, env=env) for _ in range(variant.seats)]
     seats[seat] = SeatSpec("hostile", [PY, str(HOSTILE), *flags], env=env)
     spec = MatchSpec(variant=variant, seats=seats, rules=rules, seed=seed, match_id="m", time=time,
-                     faults=faults, max_faults=max_faults, output=tmp_path, grace_s=0.3)
+                     faults=faults, max_faults=max_faults, logs=tmp_path / "logs", grace_s=0.3)
     record = run_match(spec)
-    lines = (tmp_path / "matches.jsonl").read_text().splitlines()
-    assert len(lines) == 1 and json.loads(lines[0]) == json.loads(record.to_json())
+    # A match writes its logs and nothing else: storing the record is its caller's job.
+    assert not (tmp_path / "matches.jsonl").exists() and (tmp_path / "logs" / "m.jsonl").is_file()
+    assert MatchRecord.from_dict(json.loads(record.to_json())).to_dict() == record.to_dict()
     return record
 
 
@@ -70,7 +74,7 @@ def test_hostile_bot_forfeits_with_a_precise_fault(tmp_path, marker, flags, kind
     fault = record.faults[0]
     assert (fault.seat, fault.kind) == (1, kind)
     assert words in fault.detail
-    saved = json.loads((tmp_path / "matches.jsonl").read_text())
+    saved = record.to_dict()  # what the caller stores (play() checks that it round-trips)
     assert saved["faults"][0]["kind"] == kind.value and saved["faults"][0]["seat"] == 1
     assert saved["reason"] == "forfeit"
     # Every seat was told the match ended; the faulting bot was told why, if it could still listen.
@@ -98,7 +102,7 @@ def test_exit_during_hello_is_a_startup_fault(tmp_path, marker):
 def test_a_command_that_cannot_start_is_a_startup_fault(tmp_path, marker):
     seats = [SeatSpec("random", RANDOM, env={marker: "1"}) for _ in range(2)]
     seats[0] = SeatSpec("ghost", ["/nonexistent/bot-binary"])
-    record = run_match(MatchSpec(variant=Variant.TWO_PLAYER, seats=seats, output=tmp_path, grace_s=0.2))
+    record = run_match(MatchSpec(variant=Variant.TWO_PLAYER, seats=seats, logs=tmp_path / "logs", grace_s=0.2))
     assert (record.reason, record.winner) == (EndReason.FORFEIT, 1)
     assert record.faults[0].kind is FaultKind.STARTUP and "/nonexistent/bot-binary" in record.faults[0].detail
 
@@ -147,15 +151,15 @@ def test_substitute_policy_drops_a_late_answer_and_goes_on(tmp_path, marker):
 def test_substitute_late_answer_through_a_tournaments_transport(tmp_path, marker):
     # The same late answer, with the bot processes wrapped as a tournament wraps
     # them (cancellable): the runner reads past the stale answer through the wrapper.
-    from referee.tournament import _CancelToken, _factory
+    from referee.tournament.executors.local import _CancelToken, cancellable_factory
 
     env = {marker: "1", "BOT_SEED": "3"}
     seats = [SeatSpec("random", RANDOM, env=env) for _ in range(4)]
     seats[1] = SeatSpec("hostile", [PY, str(HOSTILE), "--slow", "900", "--on", "bid"], env=env)
     spec = MatchSpec(variant=Variant.PARTNERSHIP, seats=seats, rules=Rules(max_hands=1, blind_nil=False), seed=5,
                      match_id="m", time=TimeControl(300, 300, 5000), faults=FaultPolicy.SUBSTITUTE, max_faults=3,
-                     output=tmp_path, grace_s=0.3)
-    record = run_match(spec, transport_factory=_factory(spec, tmp_path / "logs", _CancelToken()))
+                     logs=tmp_path / "logs", grace_s=0.3)
+    record = run_match(spec, transport_factory=cancellable_factory(spec, _CancelToken()))
     assert [(f.seat, f.kind) for f in record.faults] == [(1, FaultKind.TIMEOUT)]
     assert record.reason is EndReason.MAX_HANDS
     assert record.hands[0]["bids"][1] == 1

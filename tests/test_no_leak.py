@@ -38,12 +38,14 @@ from typing import Any, NoReturn
 
 import pytest
 
-from referee import protocol
-from referee.cards import names_of, parse_card
-from referee.engine import Phase, State, new_match, step
-from referee.match import MatchSpec, SeatSpec, TimeControl, run_match
-from referee.rules import Rules, Variant
-from referee.view import known_cards, seat_view
+from referee.seat import protocol
+from referee.game.cards import names_of, parse_card
+from referee.game.engine import Phase, State, new_match, step
+from referee.match import MatchSpec, run_match
+from referee.seat.spec import SeatSpec
+from referee.seat.clock import TimeControl
+from referee.game.rules import Rules, Variant
+from referee.game.view import known_cards, seat_view
 
 ROOT = Path(__file__).resolve().parent.parent
 RANDOM = [sys.executable, str(ROOT / "bots" / "random_bot.py")]
@@ -463,7 +465,7 @@ def played(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Played]:
         seats = [SeatSpec(f"{kind}{i}", commands[kind] if kind in commands else [sys.executable, str(script), str(seed + i)],
                           env={"BOT_SEED": str(seed)})
                  for i, kind in enumerate(kinds)]
-        record = run_match(MatchSpec(variant, seats, rules=RULES, seed=seed, match_id=match_id, output=out,
+        record = run_match(MatchSpec(variant, seats, rules=RULES, seed=seed, match_id=match_id, logs=out / "logs",
                                      time=TIME))
         assert record.faults == [], f"{match_id}: {[f.to_dict() for f in record.faults]}"
         assert len(record.hands) == RULES.max_hands

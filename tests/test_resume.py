@@ -13,9 +13,9 @@ from pathlib import Path
 
 import pytest
 
-from referee.config import load_config
-from referee.results import ReadReport, ResultsError, ResultsFolder
-from referee.schedule import schedule
+from referee.tournament.config import load_config
+from referee.tournament.results import ReadReport, ResultsError, ResultsFolder
+from referee.tournament.formats import format_for
 
 ROOT = Path(__file__).resolve().parent.parent
 PY = sys.executable
@@ -109,7 +109,7 @@ def finish_and_check(cfg: Path, tmp_path: Path) -> str:
                           text=True, timeout=60)
     assert done.returncode == 0, done.stderr
     ids = [json.loads(line)["match"] for line in (tmp_path / "out" / "matches.jsonl").read_text().splitlines()]
-    assert sorted(ids) == sorted(m.match_id for m in schedule(load_config(cfg)))  # none missing, none twice
+    assert sorted(ids) == sorted(m.match_id for m in format_for(load_config(cfg)).next_matches({}))  # none missing, none twice
     return done.stderr
 
 

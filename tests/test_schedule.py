@@ -8,33 +8,43 @@ from pathlib import Path
 
 import pytest
 
-from referee.config import BotEntry, Format, TournamentConfig
-from referee.rules import Variant
-from referee.schedule import build_schedule, match_seed, pairings, schedule, seat_names
+from referee.game.rules import Variant
+from referee.tournament.config import BotEntry, TournamentConfig
+from referee.tournament.formats import FORMATS, format_for
+from referee.tournament.formats.gauntlet import Gauntlet
+from referee.tournament.formats.round_robin import RoundRobin
+from referee.tournament.schedule import ScheduledMatch, build_schedule, match_seed, seat_names
 
 
 def bots(n: int) -> tuple[BotEntry, ...]:
     return tuple(BotEntry(name=f"bot{i}", command=("python3", "x.py"), cwd=Path(".")) for i in range(n))
 
 
-def config(n: int = 4, per: int = 2, duplicate: bool = True, fmt: Format = Format.ROUND_ROBIN, seed: int = 42,
+def schedule(config: TournamentConfig) -> list[ScheduledMatch]:
+    fmt = format_for(config)
+    assert isinstance(fmt, (RoundRobin, Gauntlet))
+    return fmt.schedule
+
+
+def config(n: int = 4, per: int = 2, duplicate: bool = True, fmt: str = "round-robin", seed: int = 42,
            variant: Variant = Variant.PARTNERSHIP) -> TournamentConfig:
     return TournamentConfig(path=None, name="t", variant=variant, bots=bots(n), seed=seed, format=fmt,
                             matches_per_pairing=per, duplicate=duplicate)
 
 
 @pytest.mark.parametrize("n,per,fmt,expected", [
-    (2, 2, Format.ROUND_ROBIN, 2), (4, 2, Format.ROUND_ROBIN, 12), (5, 4, Format.ROUND_ROBIN, 40),
-    (4, 2, Format.GAUNTLET, 6), (6, 4, Format.GAUNTLET, 20)])
-def test_match_counts(n: int, per: int, fmt: Format, expected: int) -> None:
+    (2, 2, "round-robin", 2), (4, 2, "round-robin", 12), (5, 4, "round-robin", 40),
+    (4, 2, "gauntlet", 6), (6, 4, "gauntlet", 20)])
+def test_match_counts(n: int, per: int, fmt: str, expected: int) -> None:
     plan = schedule(config(n, per, fmt=fmt))
     assert len(plan) == expected
     assert len({m.match_id for m in plan}) == expected
 
 
 def test_pairings_round_robin_and_gauntlet() -> None:
-    assert [(p.a, p.b) for p in pairings(4, Format.ROUND_ROBIN)] == [(0, 1), (0, 2), (0, 3), (1, 2), (1, 3), (2, 3)]
-    assert [(p.a, p.b) for p in pairings(4, Format.GAUNTLET)] == [(0, 1), (0, 2), (0, 3)]
+    assert RoundRobin.pairs(4) == [(0, 1), (0, 2), (0, 3), (1, 2), (1, 3), (2, 3)]
+    assert Gauntlet.pairs(4) == [(0, 1), (0, 2), (0, 3)]
+    assert set(FORMATS) == {"round-robin", "gauntlet"}
 
 
 def test_twins_share_a_seed_with_sides_swapped() -> None:
@@ -57,10 +67,11 @@ def test_twins_share_a_seed_with_sides_swapped() -> None:
 def test_partnership_sides_trade_places_so_each_deal_goes_to_the_other_bot() -> None:
     cfg = config(2, 2)
     leg_a, leg_b = schedule(cfg)
-    assert seat_names(leg_a, cfg.bots, cfg.variant) == ["bot0", "bot1", "bot0", "bot1"]
-    assert seat_names(leg_b, cfg.bots, cfg.variant) == ["bot1", "bot0", "bot1", "bot0"]
+    names = [b.name for b in cfg.bots]
+    assert seat_names(leg_a, names, cfg.variant) == ["bot0", "bot1", "bot0", "bot1"]
+    assert seat_names(leg_b, names, cfg.variant) == ["bot1", "bot0", "bot1", "bot0"]
     two = config(2, 2, variant=Variant.TWO_PLAYER)
-    assert [seat_names(m, two.bots, two.variant) for m in schedule(two)] == [["bot0", "bot1"], ["bot1", "bot0"]]
+    assert [seat_names(m, names, two.variant) for m in schedule(two)] == [["bot0", "bot1"], ["bot1", "bot0"]]
 
 
 def test_seats_alternate_between_twins_and_pairings() -> None:
@@ -98,4 +109,4 @@ def test_schedule_is_deterministic_and_seeds_are_stable() -> None:
 
 def test_odd_twin_count_is_rejected() -> None:
     with pytest.raises(ValueError, match="must be even"):
-        build_schedule(bots(2), Format.ROUND_ROBIN, 3, True, 0)
+        build_schedule(["bot0", "bot1"], RoundRobin.pairs(2), 3, True, 0)

@@ -1,4 +1,4 @@
-"""The JSON Schemas of protocol v1 (``referee/schemas``) against real traffic.
+"""The JSON Schemas of protocol v1 (``referee/seat/schemas``) against real traffic.
 
 Real matches of both variants are played by real bot processes (the bundled
 Python bots; a misbehaving bot for the ``error`` event; a seat without a move
@@ -21,11 +21,13 @@ from typing import Any, Callable
 import pytest
 from jsonschema import Draft202012Validator
 
-from referee import schemas
-from referee.match import MatchSpec, SeatSpec, TimeControl, run_match
-from referee.outcomes import FaultPolicy
-from referee.rules import Rules, Variant
-from referee.schemas import MessageSchemaError, validate_message
+from referee.seat import schemas
+from referee.match import MatchSpec, run_match
+from referee.seat.spec import SeatSpec
+from referee.seat.clock import TimeControl
+from referee.seat.faults import FaultPolicy
+from referee.game.rules import Rules, Variant
+from referee.seat.schemas import MessageSchemaError, validate_message
 
 ROOT = Path(__file__).resolve().parent.parent
 RANDOM = [sys.executable, str(ROOT / "bots" / "random_bot.py")]
@@ -92,7 +94,7 @@ def transcripts(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     paths = {}
     for match_id, make in MATCHES.items():
         spec = make()
-        spec.output = out
+        spec.logs = str(out / "logs")
         record = run_match(spec)
         if match_id != "faults":
             assert record.faults == [], f"{match_id}: {[f.to_dict() for f in record.faults]}"
@@ -132,7 +134,7 @@ def real(transcripts: dict[str, Path]) -> dict[str, list[dict[str, Any]]]:
 
 
 def test_schema_files_are_exactly_the_protocol_messages() -> None:
-    folder = resources.files("referee").joinpath("schemas")
+    folder = resources.files("referee.seat.schemas")
     on_disk = {p.name for p in folder.iterdir() if p.name.endswith(".json")}
     assert on_disk == {f"{n}.json" for n in ("common", *schemas.OUT_SCHEMAS, *schemas.ANSWER_SCHEMAS)}
     assert set(PROTOCOL_FIELDS) == set(schemas.OUT_SCHEMAS) | set(schemas.ANSWER_SCHEMAS)

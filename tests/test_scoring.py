@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import pytest
 
-from referee.outcomes import EndReason
-from referee.rules import Rules, Variant
-from referee.scoring import match_outcome, score_hand
+from referee.game.outcomes import EndReason
+from referee.game.rules import Rules, Variant
+from referee.game.scoring import match_outcome, score_hand
 
 TWO, FOUR = Variant.TWO_PLAYER, Variant.PARTNERSHIP
 R = Rules()

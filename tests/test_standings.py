@@ -12,8 +12,8 @@ from typing import Any
 
 import pytest
 
-from referee.ratings import Z95, fit_elo, wilson
-from referee.standings import StandingsBuilder, render
+from referee.tournament.ratings import Z95, fit_elo, wilson
+from referee.tournament.standings import StandingsBuilder, render
 
 SNAPSHOTS = Path(__file__).resolve().parent / "snapshots"
 K = math.log(10) / 400

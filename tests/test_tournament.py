@@ -11,8 +11,8 @@ from typing import Any
 
 import pytest
 
-from referee.config import load_config
-from referee.schedule import schedule
+from referee.tournament.config import load_config
+from referee.tournament.formats import format_for
 
 ROOT = Path(__file__).resolve().parent.parent
 PY = sys.executable
@@ -58,7 +58,7 @@ def test_run_plays_everything_and_standings_from_disk_are_identical(tmp_path: Pa
     run = spades("run", str(cfg_path))
     assert run.returncode == 0, run.stderr
     recs = records(out)
-    plan = schedule(load_config(cfg_path))
+    plan = format_for(load_config(cfg_path)).next_matches({})
     assert sorted(r["match"] for r in recs) == sorted(m.match_id for m in plan)
 
     # Results folder as designed: frozen config, transcripts and stderr per match and seat.
@@ -174,7 +174,7 @@ bots:
 
 
 def test_gauntlet_in_process_counts_and_resumes(tmp_path: Path) -> None:
-    from referee.tournament import Tournament
+    from referee.tournament.runner import Tournament
 
     cfg_path = write_config(tmp_path, f"""
 variant: two-player

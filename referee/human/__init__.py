@@ -6,6 +6,6 @@ person on a terminal. ``spades play`` seats you against the bundled bots.
 See docs/human-play.md.
 """
 
-from .adapter import run_adapter
+from referee.human.adapter import run_adapter
 
 __all__ = ["run_adapter"]

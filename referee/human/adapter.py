@@ -30,7 +30,6 @@ import contextlib
 import dataclasses
 import json
 import os
-import re
 import select
 import signal
 import subprocess
@@ -39,23 +38,16 @@ import termios
 from pathlib import Path
 from typing import Any, Callable, Iterator, Mapping, Sequence, TextIO, TypeVar
 
-from referee.cards import SUIT_NAMES, SUITS
-from referee.rules import Variant
+from referee.game.cards import SUIT_NAMES, SUITS
+from referee.game.rules import Variant
+from referee.seat.spec import bot_name
 
-from .parse import Command, InputError, describe_bids, parse_bid, parse_card, parse_cards, parse_command, parse_yes_no
-from .render import (
-    Seating,
-    Style,
-    View,
-    draw_block,
-    hand_lines,
-    hand_summary,
-    help_text,
-    match_summary,
-    sorted_hand,
-    status_block,
-    trick_summary,
-    welcome,
+from referee.human.parse import (
+    Command, InputError, describe_bids, parse_bid, parse_card, parse_cards, parse_command, parse_yes_no,
+)
+from referee.human.render import (
+    Seating, Style, View, draw_block, hand_lines, hand_summary, help_text, match_summary, sorted_hand,
+    status_block, trick_summary, welcome,
 )
 
 __all__ = [
@@ -638,24 +630,16 @@ def choose_style(person: PersonIO, ascii_only: bool, color: bool | None) -> Styl
     return Style(symbols=True, color=color)
 
 
-_INTERPRETERS = re.compile(r"(python|pypy|node|deno|ruby|perl|php|java|bash|sh|env|uv|run)[\d.]*(\.exe)?")
-
-
 def program_name(argv: Sequence[str]) -> str:
     """A short display name from a bot command: ``python3 bots/random_bot.py`` -> ``random``.
 
-    The first word that is neither an interpreter nor an option names the
-    program; a ``_bot`` suffix is dropped (every seat here is a bot) so names
-    fit the table's 15 columns.
+    :func:`referee.seat.spec.bot_name`, less a ``_bot`` suffix (every seat
+    here is a bot), cut so names fit the table's 15 columns.
     """
-    for word in argv:
-        stem = Path(word).stem
-        if word.startswith("-") or _INTERPRETERS.fullmatch(Path(word).name) or not stem:
-            continue
-        if stem.endswith("_bot") and len(stem) > 4:
-            stem = stem[:-4]
-        return stem[:15]
-    return Path(argv[0]).name[:15] if argv else "bot"
+    stem = bot_name(argv)
+    if stem.endswith("_bot") and len(stem) > 4:
+        stem = stem[:-4]
+    return stem[:15]
 
 
 def relay(argv: Sequence[str], proto: ProtocolIO, hello: Mapping[str, Any], out_fd: int) -> int:

@@ -1,6 +1,6 @@
 """Click commands for human play: ``spades human`` (the adapter) and ``spades play``.
 
-``referee/cli.py`` registers them::
+``referee/cli/main.py`` registers them::
 
     cli.add_command(human_command, "human")
     cli.add_command(play_command, "play")
@@ -21,11 +21,14 @@ from typing import Any, Iterator
 
 import click
 
-from referee.match import MatchSpec, SeatSpec, TimeControl, run_match
-from referee.outcomes import FaultPolicy
-from referee.rules import RuleError, Rules, Variant
+from referee.match import MatchRecord, MatchSpec, run_match
+from referee.seat.spec import SeatSpec
+from referee.seat.clock import TimeControl
+from referee.seat.faults import FaultPolicy
+from referee.game.rules import RuleError, Rules, Variant
 
-from .adapter import program_name, run_adapter
+from referee.human.adapter import program_name, run_adapter
+from referee.tournament.results import ResultsFolder
 
 __all__ = ["human_command", "play_command"]
 
@@ -211,7 +214,7 @@ def play_command(
     adapter = [sys.executable, "-m", "referee.human", "--tty", tty, "--name", name]
     if ascii_only:
         adapter.append("--ascii")
-    human_time = TimeControl(move_ms=None if clock is None else int(clock * 1000), bank_ms=0, startup_ms=10000)
+    human_time = TimeControl(move_ms=None if clock is None else int(clock * 1000), bank_ms=0)
     seats: list[Any] = [None] * game.seats
     # cwd is the repository root so `-m referee.human` imports this very package.
     # new_session: the adapter reads this terminal; in the referee's session it
@@ -219,15 +222,16 @@ def play_command(
     seats[seat] = SeatSpec(name=name, command=adapter, cwd=str(_ROOT), env=None, time=human_time, new_session=True)
     for offset, argv in enumerate(others, start=1):
         seats[(seat + offset) % game.seats] = SeatSpec(name=program_name(argv), command=argv, cwd=None, env=None, time=None)
+    folder = ResultsFolder(output) if output is not None else None
     spec = MatchSpec(
         variant=game,
         rules=rules,
         seed=seed,
         match_id=f"play-{seed}",
         seats=seats,
-        time=TimeControl(move_ms=1000, bank_ms=10000, startup_ms=10000),
+        time=TimeControl(),
         faults=FaultPolicy.FORFEIT,
-        output=output,
+        logs=str(folder.logs) if folder is not None else None,
     )
     click.echo(f"Starting a {game.value} match, seed {seed}, you in seat {seat}.")
     with _terminal_restored(tty):
@@ -237,6 +241,8 @@ def play_command(
         except KeyboardInterrupt:
             click.echo("\nMatch abandoned.")
             sys.exit(130)
+    if folder is not None:
+        folder.append_record(record.to_dict())
     replay = ["spades", "play", "--seed", str(seed)]
     if game is not Variant.PARTNERSHIP:
         replay += ["--variant", game.value]
@@ -247,21 +253,14 @@ def play_command(
     click.echo(_result_text(record, game, seat, " ".join(replay), output))
 
 
-def _record_dict(record: Any) -> dict[str, Any]:
-    data = record.to_json() if hasattr(record, "to_json") else {}
-    return json.loads(data) if isinstance(data, str) else dict(data)
-
-
 _REASON_WORDS = {"target": "target reached", "max_hands": "hand limit reached", "mercy": "mercy rule", "forfeit": "forfeit"}
 
 
-def _result_text(record: Any, game: Variant, seat: int, replay: str, output: Path | None) -> str:
+def _result_text(record: MatchRecord, game: Variant, seat: int, replay: str, output: Path | None) -> str:
     """The closing lines: the result from your side, any faults, how to replay."""
-    data = _record_dict(record)
-    score = list(getattr(record, "score", data.get("score")) or [0, 0])
-    winner = getattr(record, "winner", data.get("winner"))
-    reason = getattr(record, "reason", data.get("reason"))
-    reason = str(getattr(reason, "value", reason))
+    score = list(record.score) or [0, 0]
+    winner = record.winner
+    reason = record.reason.value
     mine = game.side_of(seat)
     who = "You" if game is Variant.TWO_PLAYER else "Your side"
     if winner is None:
@@ -271,9 +270,9 @@ def _result_text(record: Any, game: Variant, seat: int, replay: str, output: Pat
     else:
         verdict = f"{who} lost, {score[mine]} to {score[1 - mine]}"
     lines = [f"{verdict} ({_REASON_WORDS.get(reason, reason)})."]
-    for fault in data.get("faults") or []:
-        whose = "Your seat" if fault.get("seat") == seat else f"Seat {fault.get('seat')}"
-        lines.append(f"{whose} was faulted ({fault.get('kind')}): {fault.get('detail', '')}".rstrip(": "))
+    for fault in record.faults:
+        whose = "Your seat" if fault.seat == seat else f"Seat {fault.seat}"
+        lines.append(f"{whose} was faulted ({fault.kind.value}): {fault.detail}".rstrip(": "))
     lines.append(f"Replay these deals: {replay}")
     if output is not None:
         lines.append(f"Match record and logs: {output}")

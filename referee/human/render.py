@@ -17,8 +17,8 @@ import dataclasses
 import re
 from typing import Any, Iterable, Mapping, Sequence
 
-from referee.cards import RANKS, SUIT_SYMBOLS, SUITS
-from referee.rules import Variant
+from referee.game.cards import RANKS, SUIT_SYMBOLS, SUITS
+from referee.game.rules import Variant
 
 __all__ = [
     "HandScore",

@@ -15,10 +15,11 @@ from pathlib import Path
 
 import click
 
-from .config import ConfigError, load_config, shown_path as _shown
-from .results import ResultsError, ResultsFolder
-from .standings import FORMATS, render, standings_from_folder
-from .tournament import Tournament
+from referee.tournament.config import ConfigError, load_config, shown_path as _shown
+from referee.tournament.results import ResultsError, ResultsFolder
+from referee.tournament.standings import FORMATS, render
+from referee.tournament.results import standings_from_folder
+from referee.tournament.runner import Tournament
 
 __all__ = ["run_command", "standings_command"]
 

@@ -46,9 +46,11 @@ import time
 from pathlib import Path
 from typing import IO, Callable, Mapping, Sequence
 
-from referee.outcomes import FaultKind
+from referee.seat.faults import BotFault, FaultKind
+from referee.seat.transcript import LineRecorder
+from referee.seat.transport import Meanwhile, Transport
 
-__all__ = ["BotFault", "BotProcess", "SEND_TIMEOUT_S"]
+__all__ = ["BotProcess", "SEND_TIMEOUT_S"]
 
 #: How long :meth:`BotProcess.send` waits for a bot whose input pipe is full
 #: (it stopped reading stdin) before faulting it with ``timeout``.
@@ -72,30 +74,6 @@ _POLLIN = select.POLLIN
 _PIPE_BUF = select.PIPE_BUF
 _QUOTE_CHARS = 80
 
-Transcript = Callable[[str, str, float], None]
-
-
-class BotFault(Exception):
-    """A bot broke the process-level contract (timeout, crash, oversize, ...).
-
-    ``str(fault)`` is the detail alone, a sentence meant for the match record
-    and the bot's ``error`` event; ``kind`` classifies it.
-    """
-
-    def __init__(self, kind: FaultKind, detail: str) -> None:
-        super().__init__(detail)
-        self.kind = kind
-        self.detail = detail
-
-    def __str__(self) -> str:
-        return self.detail
-
-    def __repr__(self) -> str:
-        return f"BotFault({self.kind!r}, {self.detail!r})"
-
-    def __reduce__(self) -> tuple[type[BotFault], tuple[FaultKind, str]]:
-        # Faults cross process boundaries in a parallel tournament.
-        return (BotFault, (self.kind, self.detail))
 
 
 def _describe_status(returncode: int) -> str:
@@ -117,7 +95,7 @@ def _quote(data: bytes | bytearray, limit: int = _QUOTE_CHARS) -> str:
     return repr(text)
 
 
-class BotProcess:
+class BotProcess(Transport):
     """A bot child process speaking one line of text per message.
 
     Typical use::
@@ -144,7 +122,7 @@ class BotProcess:
         stderr_path: Path | None = None,
         stderr_cap: int = 1 << 20,
         max_line: int = 65536,
-        transcript: Transcript | None = None,
+        transcript: LineRecorder | None = None,
         new_session: bool = False,
     ) -> None:
         """Describe the bot; nothing is started until :meth:`start`.
@@ -373,8 +351,7 @@ class BotProcess:
         """
         return self.request_overlapped(line, timeout_s, None)
 
-    def request_overlapped(self, line: str, timeout_s: float,
-                           meanwhile: Callable[[], None] | None) -> tuple[str, float]:
+    def request_overlapped(self, line: str, timeout_s: float, meanwhile: Meanwhile | None) -> tuple[str, float]:
         """Write a request line, call ``meanwhile()``, and read the bot's one-line answer.
 
         ``meanwhile`` (may be None) is the caller's work to overlap with the
@@ -728,7 +705,7 @@ class BotProcess:
         return BotFault(FaultKind.CRASH, f"cannot write to its stdin: {exc}")
 
     def _timeout_fault(self, timeout_s: float) -> BotFault:
-        return BotFault(FaultKind.TIMEOUT, f"no answer within {round(timeout_s * 1000)} ms")
+        return BotFault.timeout(timeout_s)
 
     def _oversize_fault(self, size: int, *, complete: bool) -> BotFault:
         if complete:
@@ -741,10 +718,7 @@ class BotProcess:
         return BotFault(FaultKind.OVERSIZE, detail)
 
     def _unexpected_fault(self) -> BotFault:
-        return BotFault(
-            FaultKind.UNEXPECTED,
-            f"wrote to stdout with no request outstanding: {_quote(self._buf)}",
-        )
+        return BotFault.unexpected(_quote(self._buf))
 
     def _close_stdin(self) -> None:
         proc = self._proc

@@ -37,19 +37,16 @@ import csv
 import dataclasses
 import io
 import json
-from typing import TYPE_CHECKING, Any, Callable, Iterable, Mapping, Sequence
+from typing import Any, Iterable, Mapping, Sequence
 
 from tabulate import tabulate
 
-from .outcomes import FaultKind
-from .ratings import fit_elo, wilson
-from .rules import RuleError, Rules, Variant
-from .scoring import score_hand, side_seats
+from referee.seat.faults import FaultKind
+from referee.tournament.ratings import fit_elo, wilson
+from referee.game.rules import RuleError, Rules, Variant
+from referee.game.scoring import score_hand, side_seats
 
-if TYPE_CHECKING:
-    from .results import ResultsFolder
-
-__all__ = ["StandingsBuilder", "StandingsReport", "BotStats", "FORMATS", "render", "standings_from_folder"]
+__all__ = ["StandingsBuilder", "StandingsReport", "BotStats", "FORMATS", "render"]
 
 FORMATS = ("table", "markdown", "csv", "json")
 
@@ -391,47 +388,6 @@ def _hand_deltas(variant: Variant, rules: Rules, nseats: int,
                         delta[f"{kind}_made"] = delta.get(f"{kind}_made", 0) + 1
             out.append((side, delta))
     return out
-
-
-def standings_from_folder(folder: "ResultsFolder", *, title: str | None = None,
-                          warn: Callable[[str], None] | None = None) -> StandingsReport:
-    """The standings of a results folder, streamed from its ``matches.jsonl``.
-
-    Bot order, title and the expected number of matches come from the frozen
-    ``config.yaml`` when it can be read; otherwise from the records alone.
-    This is the one path both ``spades run`` (at its end) and ``spades
-    standings`` take, so the two print the same tables.
-    """
-    from .results import ReadReport  # local: results imports config, which is heavier
-    from .schedule import schedule
-
-    names: list[str] = []
-    expected = None
-    ids: set[str] | None = None
-    try:
-        config = folder.load_config()
-    except Exception as exc:  # a missing or unreadable frozen config still leaves the records
-        if folder.config_path.exists() and warn is not None:
-            warn(f"cannot read {folder.config_path} ({str(exc).splitlines()[0]}); standings from the records alone")
-        config = None
-    if config is not None:
-        from .tournament import standings_title
-        names = [b.name for b in config.bots]
-        plan = schedule(config)
-        expected = len(plan)
-        ids = {m.match_id for m in plan}
-        title = title or standings_title(config)
-    builder = StandingsBuilder(names, title=title or folder.path.name, expected=expected)
-    for record in folder.iter_records(ReadReport(), warn=warn):
-        if ids is not None and record["match"] not in ids:
-            if warn is not None:
-                warn(f"ignoring record of match {record['match']!r}: not in the tournament's schedule")
-            continue
-        builder.add(record)
-    if warn is not None:
-        for warning in builder.warnings:
-            warn(f"warning: {warning}")
-    return builder.report()
 
 
 def _entry(bots: Sequence[str], variant: Variant, side: int) -> str:

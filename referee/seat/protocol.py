@@ -13,11 +13,11 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from .cards import CARD_NAMES, CardError, names_of, parse_card
-from .engine import ALL, Event, IllegalAction, Phase, State, check_action, legal_bids, legal_play_mask
-from .outcomes import FaultKind
-from .rules import Rules, Variant
-from .view import ViewEncoder, cards_json, pairs_text, scalar_json, scalars_json, seat_view
+from referee.game.cards import CARD_NAMES, CardError, names_of, parse_card
+from referee.game.engine import ALL, Event, IllegalAction, Phase, State, check_action, legal_bids, legal_play_mask
+from referee.seat.faults import FaultKind, ProtocolFault
+from referee.game.rules import Rules, Variant
+from referee.game.view import ViewEncoder, cards_json, pairs_text, scalar_json, scalars_json, seat_view
 
 PROTOCOL_VERSION = 1
 _dumps = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
@@ -33,12 +33,9 @@ ANSWER_FIELD = {
 }
 
 
-class ProtocolFault(Exception):
-    """A bot's answer that breaks the protocol (``malformed``) or the rules (``illegal``)."""
-
-    def __init__(self, kind: FaultKind, detail: str):
-        super().__init__(detail)
-        self.kind, self.detail = kind, detail
+def answer_field(request_type: str) -> str:
+    """The answer field of a request type given as its protocol name (``"discard"`` -> ``"cards"``)."""
+    return ANSWER_FIELD[Phase(request_type)]
 
 
 def dumps(message: dict[str, Any]) -> str:

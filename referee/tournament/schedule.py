@@ -1,12 +1,11 @@
-"""The schedule of a tournament: who meets whom, in which seats, on which cards.
+"""Matches from pairings: who sits where, on which cards, under which id.
 
-Everything here is a pure function of the config, so the same config always
-gives the same list of matches with the same ids and seeds; that is what lets
-a stopped tournament resume by skipping the ids already in ``matches.jsonl``.
+Everything here is a pure function of its arguments, so the same pairings
+always give the same list of matches with the same ids and seeds; that is what
+lets a stopped tournament resume by skipping the ids already in
+``matches.jsonl``. Which pairings a tournament has is its format's choice
+(:mod:`referee.tournament.formats`).
 
-* **Pairings.** ``round-robin``: every pair of bots, in config order
-  (``(0,1), (0,2), ..., (1,2), ...``). ``gauntlet``: the first bot against each
-  of the others.
 * **Twins** (``duplicate: true``). Matches of a pairing come two by two on the
   same seed, hence the same deal for every hand number, with the two bots
   trading places: A at side 0 (seats 0 and 2 in a partnership) and B at
@@ -29,10 +28,9 @@ import hashlib
 import re
 from typing import Sequence
 
-from .config import BotEntry, Format, TournamentConfig
-from .rules import Variant
+from referee.game.rules import Variant
 
-__all__ = ["Pairing", "ScheduledMatch", "pairings", "schedule", "match_seed", "seat_names"]
+__all__ = ["Pairing", "ScheduledMatch", "build_schedule", "match_seed", "seat_names"]
 
 
 @dataclasses.dataclass(frozen=True)
@@ -60,15 +58,6 @@ class ScheduledMatch:
         return self.sides if variant is Variant.TWO_PLAYER else self.sides * 2
 
 
-def pairings(n_bots: int, fmt: Format) -> list[Pairing]:
-    """Every pairing of a tournament of ``n_bots`` bots, in schedule order."""
-    if fmt is Format.GAUNTLET:
-        pairs = [(0, j) for j in range(1, n_bots)]
-    else:
-        pairs = [(i, j) for i in range(n_bots) for j in range(i + 1, n_bots)]
-    return [Pairing(k, a, b) for k, (a, b) in enumerate(pairs)]
-
-
 def match_seed(master: int, a: str, b: str, group: int) -> int:
     """The seed of match group ``group`` (a twin pair, or a single match) of
     the pairing of bots named ``a`` and ``b``.
@@ -87,28 +76,23 @@ def _slug(name: str) -> str:
     return _SLUG_RE.sub("_", name) or "bot"
 
 
-def schedule(config: TournamentConfig) -> list[ScheduledMatch]:
-    """Every match of the tournament, in the order they are started (round by
-    round across the pairings).
+def build_schedule(names: Sequence[str], pairs: Sequence[tuple[int, int]], per_pairing: int, duplicate: bool,
+                   master_seed: int) -> list[ScheduledMatch]:
+    """Every match of the pairings ``pairs`` (indices into ``names``), in the
+    order they are started (round by round across the pairings).
 
     Match ids read ``<pairing>-<a>-<b>-<n>``: ``003-random-heuristic-2``, or
     with twins ``003-random-heuristic-1a`` / ``-1b`` (twin pair 1, first and
     second leg). The pairing number keeps ids unique whatever the names.
     """
-    return build_schedule(config.bots, config.format, config.matches_per_pairing, config.duplicate, config.seed)
-
-
-def build_schedule(bots: Sequence[BotEntry], fmt: Format, per_pairing: int, duplicate: bool,
-                   master_seed: int) -> list[ScheduledMatch]:
-    """:func:`schedule` from its parts (bots are only used for their names)."""
     if duplicate and per_pairing % 2:
         raise ValueError(f"with duplicate matches come in twins: matches per pairing must be even, "
                          f"got: {per_pairing}")
     out: list[ScheduledMatch] = []
-    width = max(3, len(str(max(1, len(bots) * (len(bots) - 1) // 2))))
-    for pairing in pairings(len(bots), fmt):
-        a, b = pairing.a, pairing.b
-        name_a, name_b = bots[a].name, bots[b].name
+    width = max(3, len(str(max(1, len(names) * (len(names) - 1) // 2))))
+    for index, (a, b) in enumerate(pairs):
+        pairing = Pairing(index, a, b)
+        name_a, name_b = names[a], names[b]
         stem = f"{pairing.index + 1:0{width}d}-{_slug(name_a)}-{_slug(name_b)}"
         for k in range(per_pairing):
             if duplicate:
@@ -136,6 +120,6 @@ def build_schedule(bots: Sequence[BotEntry], fmt: Format, per_pairing: int, dupl
     return out
 
 
-def seat_names(match: ScheduledMatch, bots: Sequence[BotEntry], variant: Variant) -> list[str]:
+def seat_names(match: ScheduledMatch, names: Sequence[str], variant: Variant) -> list[str]:
     """Bot names by seat, as they appear in the match record's ``bots``."""
-    return [bots[i].name for i in match.seats(variant)]
+    return [names[i] for i in match.seats(variant)]

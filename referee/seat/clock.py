@@ -14,11 +14,36 @@ measures them with :func:`time.perf_counter`).
 from __future__ import annotations
 
 import dataclasses
+from typing import Any
 
-from referee.botprocess import BotFault
-from referee.outcomes import FaultKind
+from referee.seat.faults import BotFault, FaultKind
 
-__all__ = ["Clock", "ClockStats"]
+__all__ = ["Clock", "ClockStats", "TimeControl"]
+
+
+@dataclasses.dataclass(frozen=True)
+class TimeControl:
+    """Time limits of one seat. ``move_ms=None`` means no move clock (a human seat).
+
+    The defaults are the referee's defaults everywhere (``spades match``,
+    tournament configs): stated here once.
+    """
+
+    move_ms: int | None = 1000
+    bank_ms: int = 10000
+    startup_ms: int = 10000
+
+    def to_dict(self) -> dict[str, Any]:
+        return dataclasses.asdict(self)
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> TimeControl:
+        """The inverse of :meth:`to_dict`."""
+        return cls(**data)
+
+    def clock(self) -> Clock | None:
+        """A fresh clock for one match, or None when there is no move clock."""
+        return Clock(self.move_ms, self.bank_ms, self.startup_ms) if self.move_ms is not None else None
 
 
 def _us(seconds: float) -> int:

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from typing import NamedTuple, Sequence
 
-from .outcomes import EndReason
-from .rules import Rules, Variant
+from referee.game.outcomes import EndReason
+from referee.game.rules import Rules, Variant
 
 
 class SideScore(NamedTuple):

@@ -14,7 +14,7 @@ import random
 import struct
 from typing import Callable, Sequence
 
-from .cards import DECK_SIZE, card_name
+from referee.game.cards import DECK_SIZE, card_name
 
 
 _ALL_CARDS = frozenset(range(DECK_SIZE))

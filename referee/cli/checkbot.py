@@ -17,18 +17,22 @@ import json
 import random
 import shlex
 import tempfile
-from pathlib import Path
 from typing import Any, Callable, Sequence
 
 import click
 
-from .botprocess import BotProcess
-from .cards import parse_cards
-from .deals import Deal
-from .match import Fault, MatchSpec, SeatSpec, TimeControl, bot_process, run_match
-from .outcomes import EndReason, FaultKind, FaultPolicy
-from .rules import Rules, Variant
-from .transports import ScriptedTransport, random_policy
+from referee.game.cards import parse_cards
+from referee.game.deals import Deal
+from referee.seat.faults import Fault
+from referee.match import MatchSpec, bot_process, run_match
+from referee.seat.spec import SeatSpec
+from referee.seat.clock import TimeControl
+from referee.game.outcomes import EndReason
+from referee.seat.faults import FaultKind, FaultPolicy
+from referee.game.rules import Rules, Variant
+from referee.seat.scripted import ScriptedTransport, random_policy
+from referee.seat.transcript import Transcript
+from referee.seat.transport import ForwardingTransport, Meanwhile, Transport
 
 # Faults per scenario before the referee stops substituting: enough to list a
 # bot's distinct mistakes without waiting out dozens of timeouts.
@@ -99,7 +103,8 @@ def scenarios(quick: bool = False) -> list[Scenario]:
         Scenario("two-player: near the bag limit", Variant.TWO_PLAYER, (1,), Rules(max_hands=2, bag_limit=3), 203),
     ]
     if not quick:
-        out.append(Scenario("partnership: a whole match to 200", Variant.PARTNERSHIP, (0, 2), Rules(target=200, max_hands=12), 107))
+        out.append(Scenario("partnership: a whole match to 200", Variant.PARTNERSHIP, (0, 2),
+                            Rules(target=200, max_hands=12), 107))
     return out
 
 
@@ -113,34 +118,32 @@ class Exchange:
     answer: str | None
 
 
-class RecordingTransport:
-    """Wraps the bot's process to keep every request, answer and timing."""
+class RecordingTransport(ForwardingTransport):
+    """Wraps the bot's process to keep every request, answer and timing.
 
-    def __init__(self, inner: BotProcess, scenario: str, log: list[Exchange]):
-        self.inner, self.scenario, self.log = inner, scenario, log
+    A stale answer that the runner skips (the late answer to a request that
+    timed out) is read with :meth:`read_line`; the request's entry then gets
+    the answer that counted, and its time includes the wait.
+    """
 
-    @property
-    def spawn_s(self) -> float:
-        return self.inner.spawn_s
+    def __init__(self, inner: Transport, scenario: str, log: list[Exchange]):
+        super().__init__(inner)
+        self.scenario, self.log = scenario, log
+        self._last: Exchange | None = None
 
-    def start(self) -> None:
-        self.inner.start()
-
-    def send(self, line: str) -> None:
-        self.inner.send(line)
-
-    def request(self, line: str, timeout_s: float) -> tuple[str, float]:
-        entry = Exchange(self.scenario, json.loads(line), None, None)
+    def request_overlapped(self, line: str, timeout_s: float, meanwhile: Meanwhile | None) -> tuple[str, float]:
+        entry = self._last = Exchange(self.scenario, json.loads(line), None, None)
         self.log.append(entry)
-        answer, elapsed = self.inner.request(line, timeout_s)
+        answer, elapsed = super().request_overlapped(line, timeout_s, meanwhile)
         entry.answer, entry.elapsed_ms = answer, elapsed * 1000
         return answer, elapsed
 
-    def check_unexpected(self) -> None:
-        self.inner.check_unexpected()
-
-    def close(self, grace_s: float = 1.0, term_s: float = 1.0) -> int | None:
-        return self.inner.close(grace_s, term_s)
+    def read_line(self, timeout_s: float) -> tuple[str, float]:
+        answer, elapsed = super().read_line(timeout_s)
+        if self._last is not None and self._last.elapsed_ms is not None:
+            self._last.answer = answer
+            self._last.elapsed_ms += elapsed * 1000
+        return answer, elapsed
 
 
 def situations_of(req: dict[str, Any]) -> list[str]:
@@ -220,7 +223,7 @@ def run_checks(command: str | Sequence[str], move_ms: int = 1000, slow_ms: float
             rng = random.Random(sc.seed)
             scripted: dict[int, ScriptedTransport] = {}
 
-            def factory(seat: int, seat_spec: SeatSpec, transcript: Any, sc: Scenario = sc) -> Any:
+            def factory(seat: int, seat_spec: SeatSpec, transcript: Transcript, sc: Scenario = sc) -> Transport:
                 if seat in sc.bot_seats:
                     return RecordingTransport(bot_process(spec, seat, seat_spec, transcript), sc.title, log)
                 policy = random_policy(random.Random(rng.random()), 1.0 if seat in sc.blind_nil_seats else 0.0)
@@ -230,9 +233,9 @@ def run_checks(command: str | Sequence[str], move_ms: int = 1000, slow_ms: float
             seats = [SeatSpec("bot", command, cwd=cwd) if i in sc.bot_seats else SeatSpec(f"scripted-{i}", "internal")
                      for i in range(sc.variant.seats)]
             spec = MatchSpec(variant=sc.variant, seats=seats, rules=sc.rules, seed=sc.seed,
-                             match_id=f"check-{n + 1}", time=TimeControl(move_ms, 0, 10000),
+                             match_id=f"check-{n + 1}", time=TimeControl(move_ms, bank_ms=0),
                              faults=FaultPolicy.SUBSTITUTE, max_faults=MAX_FAULTS, deals=sc.deals, grace_s=0.5,
-                             output=Path(tmp))
+                             logs=tmp)
             record = run_match(spec, transport_factory=factory)
             faults.extend((sc.title, f) for f in record.faults)
             if record.faults and record.faults[-1].kind in (FaultKind.TIMEOUT, FaultKind.CRASH, FaultKind.STARTUP) \
@@ -242,7 +245,8 @@ def run_checks(command: str | Sequence[str], move_ms: int = 1000, slow_ms: float
                 if progress:
                     progress(stopped)
             # Did the bot receive cards in an exchange? (An event, so it is in the transcript.)
-            transcript = Path(tmp) / "logs" / f"check-{n + 1}.jsonl"
+            transcript = spec.transcript_path
+            assert transcript is not None
             for line in transcript.read_text(encoding="utf-8").splitlines():
                 entry = json.loads(line)
                 msg = entry.get("msg")

@@ -10,8 +10,9 @@
       standings.txt        the standings printed last
       .lock                held while a ``spades run`` uses the folder
 
-Records are appended by :func:`referee.match.append_record` (one ``write``
-then ``fsync``), so each is either whole or absent. The one exception is a
+Records are appended by :meth:`ResultsFolder.append_record`, the one writer
+of ``matches.jsonl`` (a match never writes its own record): one ``write``
+then ``fsync``, so each is either whole or absent. The one exception is a
 crash of the machine or a SIGKILL in the middle of that write: the file may
 then end in a *torn* line without its newline. Reading skips it; before a run
 appends anything, :meth:`ResultsFolder.repair` moves the fragment into
@@ -28,13 +29,19 @@ import json
 import os
 import tempfile
 from pathlib import Path
-from typing import Any, Callable, Iterator
+from typing import Any, Callable, Iterator, Mapping
 
 import yaml
 
-from .config import ConfigError, TournamentConfig, format_path, load_config, shown_path
+from referee.match import stderr_name
+from referee.tournament.config import (
+    ConfigError, TournamentConfig, format_path, load_config, shown_path, standings_title,
+)
+from referee.tournament.formats import format_for
+from referee.tournament.standings import StandingsBuilder, StandingsReport
 
-__all__ = ["ResultsFolder", "ResultsError", "ConfigChanged", "ReadReport", "describe_changes"]
+__all__ = ["ResultsFolder", "ResultsError", "ConfigChanged", "ReadReport", "append_record", "describe_changes",
+           "standings_from_folder"]
 
 Warn = Callable[[str], None]
 
@@ -96,6 +103,10 @@ class ResultsFolder:
     @property
     def standings_path(self) -> Path:
         return self.path / "standings.txt"
+
+    def stderr_log(self, match_id: str, seat: int) -> Path:
+        """Where the stderr of seat ``seat`` in match ``match_id`` is kept."""
+        return self.logs / stderr_name(match_id, seat)
 
     def is_results_folder(self) -> bool:
         """True when the folder holds a frozen config or match records."""
@@ -315,9 +326,81 @@ class ResultsFolder:
                 report.records += 1
                 yield record
 
+    def append_record(self, record: Mapping[str, Any]) -> None:
+        """Add one finished match's record to ``matches.jsonl``, durably (see :func:`append_record`)."""
+        append_record(self.matches_path, json.dumps(record, separators=(",", ":")))
+
+    def store_logs(self, files: Mapping[str, bytes]) -> None:
+        """Write log files a match produced elsewhere (``name -> content``) into ``logs/``.
+
+        Names are plain file names; anything with a path in it is refused, so
+        a record from another machine cannot write outside ``logs/``.
+        """
+        if not files:
+            return
+        self.logs.mkdir(parents=True, exist_ok=True)
+        for name, data in files.items():
+            if not name or name in (".", "..") or "/" in name or "\0" in name:
+                raise ResultsError(f"refusing a log file name with a path in it: got {name!r}")
+            (self.logs / name).write_bytes(data)
+
     def write_standings(self, text: str) -> None:
         """Replace ``standings.txt`` atomically (never a half-written file)."""
         write_atomic(self.standings_path, text if text.endswith("\n") else text + "\n")
+
+
+def append_record(path: Path, line: str) -> None:
+    """Append one JSON line and make it durable before returning.
+
+    A single ``write`` of the whole line to a file opened in append mode, then
+    ``fsync``: a crash or SIGKILL leaves either the whole record or none of it.
+    """
+    path.parent.mkdir(parents=True, exist_ok=True)
+    data = (line + "\n").encode("utf-8")
+    fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+    try:
+        os.write(fd, data)
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def standings_from_folder(folder: ResultsFolder, *, title: str | None = None,
+                          warn: Warn | None = None) -> StandingsReport:
+    """The standings of a results folder, streamed from its ``matches.jsonl``.
+
+    Bot order, title, which records count (those the config's format owns)
+    and the expected number of matches come from the frozen ``config.yaml``
+    when it can be read; otherwise from the records alone. This is the one
+    path both ``spades run`` (at its end) and ``spades standings`` take, so
+    the two print the same tables.
+    """
+    names: list[str] = []
+    expected = None
+    owns: Callable[[str], bool] | None = None
+    try:
+        config = folder.load_config()
+    except Exception as exc:  # a missing or unreadable frozen config still leaves the records
+        if folder.config_path.exists() and warn is not None:
+            warn(f"cannot read {folder.config_path} ({str(exc).splitlines()[0]}); standings from the records alone")
+        config = None
+    if config is not None:
+        names = [b.name for b in config.bots]
+        fmt = format_for(config)
+        expected = fmt.expected_total()
+        owns = fmt.owns
+        title = title or standings_title(config)
+    builder = StandingsBuilder(names, title=title or folder.path.name, expected=expected)
+    for record in folder.iter_records(ReadReport(), warn=warn):
+        if owns is not None and not owns(record["match"]):
+            if warn is not None:
+                warn(f"ignoring record of match {record['match']!r}: not a match of this tournament")
+            continue
+        builder.add(record)
+    if warn is not None:
+        for warning in builder.warnings:
+            warn(f"warning: {warning}")
+    return builder.report()
 
 
 def write_atomic(path: Path, text: str) -> None:

@@ -8,44 +8,29 @@ results folder), ``human`` (the text adapter a person plays through) and
 
 from __future__ import annotations
 
-import shlex
 from pathlib import Path
 from typing import Any
 
 import click
 import yaml
 
-from .match import MatchSpec, SeatSpec, TimeControl, run_match
-from .outcomes import FaultPolicy
-from .rules import RuleError, Rules, Variant
+from referee.cli.checkbot import check_bot_command
+from referee.cli.tournament import run_command, standings_command
+from referee.game.rules import RuleError, Rules, Variant
+from referee.human.command import human_command, play_command
+from referee.match import MatchSpec, run_match
+from referee.seat.clock import TimeControl
+from referee.seat.faults import FaultPolicy
+from referee.seat.spec import SeatSpec, bot_name
+from referee.tournament.results import ResultsFolder
+
+__all__ = ["cli", "main", "unique_names", "parse_rule_options", "seats_for"]
+
+_TIME = TimeControl()  # the defaults of the time options
 
 
 def _echo(line: str) -> None:
     click.echo(line)
-
-
-_SCRIPT_SUFFIXES = (".py", ".js", ".mjs", ".rb", ".pl", ".sh", ".jar", ".exe", ".lua", ".php")
-_INTERPRETERS = {"python", "python3", "node", "env", "java", "ruby", "perl", "sh", "bash", "lua", "php", "pypy3"}
-
-
-def bot_name(command: str) -> str:
-    """A short display name for a bot command: its script's or program's stem, e.g. ``heuristic_bot``.
-
-    Option values (``--bid 14``) are never taken for names: the first word
-    that looks like a script wins, else the program itself.
-    """
-    try:
-        words = shlex.split(command)
-    except ValueError:
-        words = command.split()
-    for word in words:
-        if word.lower().endswith(_SCRIPT_SUFFIXES) and not word.startswith("-"):
-            return Path(word).stem
-    for word in words:
-        name = Path(word).name
-        if not word.startswith("-") and "=" not in word and name not in _INTERPRETERS and not name.startswith("python"):
-            return Path(word).stem or name
-    return Path(words[0]).name if words else "bot"
 
 
 def unique_names(names: list[str]) -> list[str]:
@@ -103,9 +88,10 @@ def cli() -> None:
 @click.option("--target", type=int, default=None, help="Score that ends the match (default 500).")
 @click.option("--rule", "rule_pairs", multiple=True, metavar="KEY=VALUE",
               help="Any rule option, e.g. --rule mercy=-200 --rule blind_nil=false.")
-@click.option("--move-ms", type=int, default=1000, show_default=True, help="Time per decision.")
-@click.option("--bank-ms", type=int, default=10000, show_default=True, help="Reserve per bot per match.")
-@click.option("--startup-ms", type=int, default=10000, show_default=True, help="Allowance for start-up and hello.")
+@click.option("--move-ms", type=int, default=_TIME.move_ms, show_default=True, help="Time per decision.")
+@click.option("--bank-ms", type=int, default=_TIME.bank_ms, show_default=True, help="Reserve per bot per match.")
+@click.option("--startup-ms", type=int, default=_TIME.startup_ms, show_default=True,
+              help="Allowance for start-up and hello.")
 @click.option("--faults", type=click.Choice([p.value for p in FaultPolicy]), default="forfeit", show_default=True)
 @click.option("--max-faults", type=int, default=3, show_default=True, help="Faults before forfeit under 'substitute'.")
 @click.option("--output", type=click.Path(file_okay=False, path_type=Path), default=None,
@@ -131,33 +117,27 @@ def match_command(variant: str, bots: tuple[str, ...], names: tuple[str, ...], s
     for label, value in (("--move-ms", move_ms), ("--bank-ms", bank_ms), ("--startup-ms", startup_ms)):
         if value < 0:
             raise click.BadParameter(f"must be >= 0, got: {value}", param_hint=label)
+    folder = ResultsFolder(output) if output is not None else None
     spec = MatchSpec(variant=v, seats=seats_for(v, list(bots), display), rules=rules, seed=seed,
                      match_id=match_id or f"{variant}-seed{seed}",
                      time=TimeControl(move_ms, bank_ms, startup_ms), faults=FaultPolicy(faults),
-                     max_faults=max_faults, output=output)
+                     max_faults=max_faults, logs=str(folder.logs) if folder is not None else None)
     record = run_match(spec, console=None if (quiet or as_json) else _echo)
+    if folder is not None:
+        folder.append_record(record.to_dict())
     if as_json:
         click.echo(record.to_json())
     elif quiet:
         click.echo(record.describe())
-    if output is not None and not as_json:
-        click.echo(f"Record appended to {output / 'matches.jsonl'}; transcript in {output / 'logs'}")
+    if folder is not None and not as_json:
+        click.echo(f"Record appended to {folder.matches_path}; transcript in {folder.logs}")
 
 
-def _register_optional() -> None:
-    """Sub-commands living in their own modules (imported here, after ``cli`` exists)."""
-    from .checkbot import check_bot_command
-    from .human.command import human_command, play_command
-    from .tournament_cli import run_command, standings_command
-
-    cli.add_command(check_bot_command, "check-bot")
-    cli.add_command(run_command, "run")
-    cli.add_command(standings_command, "standings")
-    cli.add_command(human_command, "human")
-    cli.add_command(play_command, "play")
-
-
-_register_optional()
+cli.add_command(check_bot_command, "check-bot")
+cli.add_command(run_command, "run")
+cli.add_command(standings_command, "standings")
+cli.add_command(human_command, "human")
+cli.add_command(play_command, "play")
 
 
 def main() -> None:

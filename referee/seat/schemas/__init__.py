@@ -1,6 +1,6 @@
 """JSON Schemas of protocol v1, and validation of messages against them.
 
-The schemas live next to this module as package data (``referee/schemas/*.json``,
+The schemas live next to this module as package data (``referee/seat/schemas/*.json``,
 draft 2020-12), one per message type in each direction, with the shared
 definitions (card, seat, state, ...) in ``common.json``. Schemas ``$ref``
 ``common.json`` by a relative reference, so any file-based tool resolves it
@@ -20,7 +20,7 @@ A schema checks the shape of one message. It cannot check what depends on
 the game (that an answer's ``id`` matches its request, that a card is held
 or legal); the referee checks those and faults the bot.
 
-Command line: ``python -m referee.schemas LOG.jsonl ...`` validates every
+Command line: ``python -m referee.seat.schemas LOG.jsonl ...`` validates every
 message of match transcripts (``<output>/logs/<match>.jsonl``).
 """
 
@@ -82,7 +82,7 @@ class MessageSchemaError(ValueError):
 
 
 def _schema_file(name: str) -> Any:
-    return resources.files("referee").joinpath("schemas", f"{name}.json")
+    return resources.files(__name__).joinpath(f"{name}.json")
 
 
 def load_schema(name: str) -> dict[str, Any]:
@@ -197,10 +197,10 @@ def validate_transcript(lines: Iterable[str]) -> int:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """``python -m referee.schemas LOG.jsonl ...``: exit 0 when every message is valid, 1 otherwise."""
+    """``python -m referee.seat.schemas LOG.jsonl ...``: exit 0 when every message is valid, 1 otherwise."""
     paths = list(sys.argv[1:] if argv is None else argv)
     if not paths:
-        print("usage: python -m referee.schemas LOG.jsonl [LOG.jsonl ...]", file=sys.stderr)
+        print("usage: python -m referee.seat.schemas LOG.jsonl [LOG.jsonl ...]", file=sys.stderr)
         return 2
     status = 0
     for path in paths:
@@ -213,7 +213,3 @@ def main(argv: Sequence[str] | None = None) -> int:
         else:
             print(f"{path}: {n} messages valid")
     return status
-
-
-if __name__ == "__main__":
-    sys.exit(main())

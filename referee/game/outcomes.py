@@ -1,41 +1,14 @@
-"""The closed set of outcomes: fault kinds and match end reasons.
+"""How a match ends: the closed set of end reasons.
 
-Free-form strings drift; these enums are what the match record, the standings
-and the messages to bots are built from. Each member carries the template of
-the sentence a person reads.
+Free-form strings drift; this enum is what the engine, the match record, the
+standings and the ``match_end`` message are built from. Each member carries
+the template of the sentence a person reads. (Why a *bot* was faulted is a
+seat matter: :mod:`referee.seat.faults`.)
 """
 
 from __future__ import annotations
 
 import enum
-
-
-class FaultKind(str, enum.Enum):
-    """Why a bot was faulted (protocol v1, section Faults)."""
-
-    TIMEOUT = "timeout"
-    CRASH = "crash"
-    MALFORMED = "malformed"
-    ILLEGAL = "illegal"
-    OVERSIZE = "oversize"
-    UNEXPECTED = "unexpected"
-    STARTUP = "startup"
-
-    @property
-    def summary(self) -> str:
-        """A short human phrase for this kind of fault."""
-        return _FAULT_SUMMARY[self]
-
-
-_FAULT_SUMMARY = {
-    FaultKind.TIMEOUT: "ran out of time",
-    FaultKind.CRASH: "exited or closed its output",
-    FaultKind.MALFORMED: "sent a malformed answer",
-    FaultKind.ILLEGAL: "made an illegal decision",
-    FaultKind.OVERSIZE: "sent a line over the length limit",
-    FaultKind.UNEXPECTED: "wrote to stdout with no request outstanding",
-    FaultKind.STARTUP: "failed to start or to answer hello in time",
-}
 
 
 class EndReason(str, enum.Enum):
@@ -67,9 +40,3 @@ _DRAW_TEMPLATES = {
     EndReason.FORFEIT: "draw: both sides forfeited ({scores})",
 }
 
-
-class FaultPolicy(str, enum.Enum):
-    """What the referee does when a bot faults."""
-
-    FORFEIT = "forfeit"
-    SUBSTITUTE = "substitute"

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import dataclasses
 import difflib
-import enum
 import os
 import re
 import shlex
@@ -27,23 +26,17 @@ from typing import Any, Mapping, Sequence
 
 import yaml
 
-from .match import TimeControl
-from .outcomes import FaultPolicy
-from .rules import RuleError, Rules, Variant
+from referee.game.rules import RuleError, Rules, Variant
+from referee.seat.clock import TimeControl
+from referee.seat.faults import FaultPolicy
+from referee.tournament.formats import FORMATS
 
 __all__ = [
-    "BotEntry", "ConfigError", "ConfigIssue", "Format", "TournamentConfig",
+    "BotEntry", "ConfigError", "ConfigIssue", "TournamentConfig", "standings_title",
     "load_config", "parse_config", "check_command", "shown_path",
 ]
 
 KeyPath = tuple[str | int, ...]
-
-
-class Format(str, enum.Enum):
-    """Who meets whom."""
-
-    ROUND_ROBIN = "round-robin"  # every pair of bots
-    GAUNTLET = "gauntlet"  # the first bot against each of the others
 
 
 @dataclasses.dataclass(frozen=True)
@@ -70,7 +63,7 @@ class TournamentConfig:
     variant: Variant
     bots: tuple[BotEntry, ...]
     seed: int = 0
-    format: Format = Format.ROUND_ROBIN
+    format: str = "round-robin"  # a name in referee.tournament.formats.FORMATS
     matches_per_pairing: int = 2
     duplicate: bool = True
     concurrency: int = 1
@@ -95,7 +88,7 @@ class TournamentConfig:
         return {
             "variant": self.variant.value,
             "seed": self.seed,
-            "format": self.format.value,
+            "format": self.format,
             "matches_per_pairing": self.matches_per_pairing,
             "duplicate": self.duplicate,
             "rules": self.rules.to_dict(),
@@ -118,7 +111,7 @@ class TournamentConfig:
         """
         folder = folder.resolve()
         out: dict[str, Any] = {
-            "name": self.name, "variant": self.variant.value, "seed": self.seed, "format": self.format.value,
+            "name": self.name, "variant": self.variant.value, "seed": self.seed, "format": self.format,
             "matches_per_pairing": self.matches_per_pairing, "duplicate": self.duplicate,
             "concurrency": self.concurrency, "rules": self.rules.to_dict(), "time": self.time.to_dict(),
             "faults": self.faults.value, "max_faults": self.max_faults, "output": ".", "bots": [],
@@ -132,6 +125,18 @@ class TournamentConfig:
                 entry["time"] = b.time.to_dict()
             out["bots"].append(entry)
         return out
+
+
+#: The defaults of every top-level key, read off :class:`TournamentConfig` (stated there once).
+_DEFAULTS: dict[str, Any] = {f.name: f.default for f in dataclasses.fields(TournamentConfig)
+                             if f.default is not dataclasses.MISSING}
+
+
+def standings_title(config: TournamentConfig) -> str:
+    """``demo: partnership round-robin, 2 per pairing (twins), target 500``."""
+    twins = " (twins)" if config.duplicate else ""
+    return (f"{config.name}: {config.variant.value} {config.format}, {config.matches_per_pairing} per "
+            f"pairing{twins}, target {config.rules.target}")
 
 
 @dataclasses.dataclass(frozen=True)
@@ -404,10 +409,10 @@ class _Checker:
                 variant = Variant.parse(top["variant"])
             except RuleError:
                 self.choice(top["variant"], ("variant",), [v.value for v in Variant])
-        seed = self.integer(top.get("seed", 0), ("seed",))
-        fmt = self.choice(top.get("format", Format.ROUND_ROBIN.value), ("format",), [f.value for f in Format])
-        per = self.integer(top.get("matches_per_pairing", 2), ("matches_per_pairing",), 1)
-        duplicate = self.boolean(top.get("duplicate", True), ("duplicate",))
+        seed = self.integer(top.get("seed", _DEFAULTS["seed"]), ("seed",))
+        fmt = self.choice(top.get("format", _DEFAULTS["format"]), ("format",), list(FORMATS))
+        per = self.integer(top.get("matches_per_pairing", _DEFAULTS["matches_per_pairing"]), ("matches_per_pairing",), 1)
+        duplicate = self.boolean(top.get("duplicate", _DEFAULTS["duplicate"]), ("duplicate",))
         if per is not None and duplicate and per % 2:
             # Duplicate matches come in twins; an odd count would leave one
             # match without its twin, and its card luck would not cancel.
@@ -415,11 +420,11 @@ class _Checker:
             self.error(("matches_per_pairing",), f"must be even when 'duplicate' is true (matches come in twins "
                                                  f"on the same cards), got: {per}; use {evens}, or set "
                                                  "duplicate: false")
-        concurrency = self.integer(top.get("concurrency", 1), ("concurrency",), 1)
+        concurrency = self.integer(top.get("concurrency", _DEFAULTS["concurrency"]), ("concurrency",), 1)
         rules = self.rules(top.get("rules"), ("rules",))
         time_control = self.time(top.get("time"), ("time",), TimeControl())
-        faults = self.choice(top.get("faults", FaultPolicy.FORFEIT.value), ("faults",), [p.value for p in FaultPolicy])
-        max_faults = self.integer(top.get("max_faults", 3), ("max_faults",), 1)
+        faults = self.choice(top.get("faults", _DEFAULTS["faults"].value), ("faults",), [p.value for p in FaultPolicy])
+        max_faults = self.integer(top.get("max_faults", _DEFAULTS["max_faults"]), ("max_faults",), 1)
         output = None
         if "output" in top:
             raw = top["output"]
@@ -437,7 +442,7 @@ class _Checker:
         assert variant and seed is not None and fmt and per and duplicate is not None and concurrency
         assert rules and time_control and faults and max_faults and output and bots is not None and name
         return TournamentConfig(
-            path=None, name=name, variant=variant, bots=tuple(bots), seed=seed, format=Format(fmt),
+            path=None, name=name, variant=variant, bots=tuple(bots), seed=seed, format=fmt,
             matches_per_pairing=per, duplicate=duplicate, concurrency=concurrency, rules=rules,
             time=time_control, faults=FaultPolicy(faults), max_faults=max_faults, output=output)
 

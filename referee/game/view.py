@@ -11,9 +11,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from .cards import CARD_NAMES, names_of, suit_cards
-from .engine import Phase, State
-from .rules import Variant
+from referee.game.cards import CARD_NAMES, names_of, suit_cards
+from referee.game.engine import Phase, State
+from referee.game.rules import Variant
 
 
 def _pairs(plays: tuple[tuple[int, int], ...]) -> list[list[Any]]:

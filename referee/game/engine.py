@@ -38,12 +38,14 @@ import random
 from operator import attrgetter, itemgetter
 from typing import Any, Callable, NamedTuple, Sequence, Union
 
-from . import cards as C
-from .cards import _SUIT_TABLES, _T0, _T1, _T2, _T3, NON_SPADE_MASK, SUIT_MASKS, SUIT_NAMES, cards_of, names_of
-from .deals import Deal, DealSource, seeded_deal, seeded_deals
-from .outcomes import EndReason
-from .rules import Rules, Variant
-from .scoring import HandScore, match_outcome, score_hand
+from referee.game import cards as C
+from referee.game.cards import (
+    _SUIT_TABLES, _T0, _T1, _T2, _T3, NON_SPADE_MASK, SUIT_MASKS, SUIT_NAMES, cards_of, names_of,
+)
+from referee.game.deals import Deal, DealSource, seeded_deal, seeded_deals
+from referee.game.outcomes import EndReason
+from referee.game.rules import Rules, Variant
+from referee.game.scoring import HandScore, match_outcome, score_hand
 
 Action = Union[bool, int, tuple]
 _BIT = tuple(1 << c for c in range(52))

@@ -1,0 +1,1 @@
+"""The ``spades`` command: matches, tournaments, standings and check-bot."""
