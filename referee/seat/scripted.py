@@ -22,7 +22,7 @@ from referee.seat.faults import BotFault
 from referee.seat.protocol import answer_field
 from referee.seat.transport import Transport
 
-__all__ = ["Policy", "Reply", "ScriptedTransport", "random_policy"]
+__all__ = ["Policy", "Reply", "ScriptedTransport", "VirtualClock", "random_policy"]
 
 Policy = Callable[[dict[str, Any]], Any]
 
@@ -60,6 +60,13 @@ class Reply:
 Override = Callable[[dict[str, Any]], "str | Reply | None"]
 
 
+class VirtualClock:
+    """Seconds of make-believe time; seats that share one see each other's thinking time pass."""
+
+    def __init__(self) -> None:
+        self.now = 0.0
+
+
 class ScriptedTransport(Transport):
     """A seat answered in-process by ``policy(request) -> decision``.
 
@@ -68,16 +75,20 @@ class ScriptedTransport(Transport):
     return a raw line or a :class:`Reply` instead of the policy's answer, to
     script misbehaviour; None keeps the policy's answer.
 
-    Time is virtual: a request at virtual time *t* whose reply comes
+    Time is virtual (``clock``, shared by the seats of a match when they are
+    given the same one): a request at virtual time *t* whose reply comes
     ``after_s`` later is read at *t* + ``after_s`` if that is within the
-    allowance, else the request times out and the reply stays in the pipe.
+    allowance, else the request times out and the reply stays in the pipe,
+    to be found by the next request, or dropped as unasked output once the
+    clock has passed it.
     """
 
-    def __init__(self, policy: Policy, name: str = "scripted", answer_override: Override | None = None):
+    def __init__(self, policy: Policy, name: str = "scripted", answer_override: Override | None = None,
+                 clock: VirtualClock | None = None):
         self.policy, self.name, self.answer_override = policy, name, answer_override
         self.received: list[dict[str, Any]] = []
         self.closed = False
-        self._now = 0.0
+        self.clock = clock or VirtualClock()
         self._pipe: collections.deque[tuple[float, str]] = collections.deque()  # (arrives at, line)
 
     def send(self, line: str) -> None:
@@ -91,7 +102,7 @@ class ScriptedTransport(Transport):
             reply = Reply([self._answer(req)])
         elif isinstance(reply, str):
             reply = Reply([reply])
-        at = self._now + reply.after_s
+        at = self.clock.now + reply.after_s
         self._pipe.extend((at, text) for text in reply.lines)
         return self.read_line(timeout_s)
 
@@ -101,22 +112,23 @@ class ScriptedTransport(Transport):
         return json.dumps({"id": req["id"], answer_field(req["type"]): self.policy(req)})
 
     def read_line(self, timeout_s: float) -> tuple[str, float]:
-        start = self._now
+        clock = self.clock
+        start = clock.now
         if self._pipe and self._pipe[0][0] <= start + timeout_s:
             at, text = self._pipe.popleft()
-            self._now = max(at, start)
-            return text, self._now - start
-        self._now = start + timeout_s
+            clock.now = max(at, start)
+            return text, clock.now - start
+        clock.now = start + timeout_s
         raise BotFault.timeout(timeout_s)
 
     def discard_pending(self) -> int:
         dropped = 0
-        while self._pipe and self._pipe[0][0] <= self._now:
+        while self._pipe and self._pipe[0][0] <= self.clock.now:
             dropped += len(self._pipe.popleft()[1]) + 1
         return dropped
 
     def check_unexpected(self) -> None:
-        if self._pipe and self._pipe[0][0] <= self._now:
+        if self._pipe and self._pipe[0][0] <= self.clock.now:
             raise BotFault.unexpected(repr(self._pipe[0][1][:80]))
 
     def close(self, grace_s: float = 1.0, term_s: float = 1.0) -> int | None:

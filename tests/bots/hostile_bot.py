@@ -55,6 +55,7 @@ DEFAULT_ON = {
     "wrong_type": "any",
     "huge_line": "any",
     "unsolicited": "hello",
+    "flood": "any",
 }
 # The answer field of each request type.
 ANSWER_FIELD = {
@@ -111,6 +112,10 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         help="write an extra line right after an answer (default: after hello)",
     )
     m.add_argument(
+        "--flood", type=int, metavar="N",
+        help="write N extra lines right after an answer (default: after the first decision)",
+    )
+    m.add_argument(
         "--flood-stderr", type=float, nargs="?", const=100.0, metavar="MB",
         help="write MB MiB to stderr before answering hello (default 100)",
     )
@@ -134,6 +139,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     args = p.parse_args(argv)
     if args.on == "hello" and args.missing_field:
         p.error("--missing-field cannot act on hello: its answer has no required field")
+    if args.flood is not None and args.flood < 1:
+        p.error(f"--flood must be >= 1, got: {args.flood}")
     if args.slow is not None and args.slow < 0:
         p.error(f"--slow must be >= 0, got: {args.slow}")
     return args
@@ -392,6 +399,9 @@ class HostileBot:
             # sees both at once, so the test does not depend on timing.
             data += b'{"note": "nobody asked for this line"}\n'
             self.say("--unsolicited: writing an extra line after the answer")
+        if self.armed("flood", kind):
+            data += b'{"note": "flood"}\n' * args.flood
+            self.say(f"--flood: writing {args.flood} extra lines after the answer")
         write_all(1, data)
 
     def armed_decision(self, flag: str) -> bool:
