@@ -35,7 +35,7 @@ from referee.game.rules import Rules  # noqa: E402
 
 
 def ours(seconds: float, rng: random.Random) -> float:
-    """Hands per second of referee.engine under the random policy."""
+    """Hands per second of referee.game.engine under the random policy."""
     rules = Rules(blind_nil=False, max_hands=1)
     choice = rng.choice
     n = 0

@@ -92,8 +92,10 @@ def cli() -> None:
 @click.option("--bank-ms", type=int, default=_TIME.bank_ms, show_default=True, help="Reserve per bot per match.")
 @click.option("--startup-ms", type=int, default=_TIME.startup_ms, show_default=True,
               help="Allowance for start-up and hello.")
-@click.option("--faults", type=click.Choice([p.value for p in FaultPolicy]), default="forfeit", show_default=True)
-@click.option("--max-faults", type=int, default=3, show_default=True, help="Faults before forfeit under 'substitute'.")
+@click.option("--faults", type=click.Choice([p.value for p in FaultPolicy]), default=MatchSpec.faults.value,
+              show_default=True)
+@click.option("--max-faults", type=int, default=MatchSpec.max_faults, show_default=True,
+              help="Faults before forfeit under 'substitute'.")
 @click.option("--output", type=click.Path(file_okay=False, path_type=Path), default=None,
               help="Folder for matches.jsonl and logs/ (default: keep nothing).")
 @click.option("--match-id", default=None, help="Match id in the record and log names.")

@@ -27,8 +27,10 @@ from typing import Any, Mapping, Sequence
 import yaml
 
 from referee.game.rules import RuleError, Rules, Variant
+from referee.match import MatchSpec
 from referee.seat.clock import TimeControl
 from referee.seat.faults import FaultPolicy
+from referee.seat.spec import bot_name
 from referee.tournament.formats import FORMATS
 
 __all__ = [
@@ -69,8 +71,8 @@ class TournamentConfig:
     concurrency: int = 1
     rules: Rules = dataclasses.field(default_factory=Rules)
     time: TimeControl = dataclasses.field(default_factory=TimeControl)
-    faults: FaultPolicy = FaultPolicy.FORFEIT
-    max_faults: int = 3
+    faults: FaultPolicy = MatchSpec.faults  # a match's defaults, stated in MatchSpec
+    max_faults: int = MatchSpec.max_faults
     output: Path = Path("results")
 
     def bot_time(self, bot: BotEntry) -> TimeControl:
@@ -535,12 +537,10 @@ class _Checker:
         return argv
 
 
-def _suggest_name(argv: Sequence[str] | None) -> str:
-    for word in reversed(argv or ()):
-        stem = Path(word).stem
-        if stem and not word.startswith("-") and _NAME_RE.fullmatch(stem) and not _INTERPRETER_RE.fullmatch(stem):
-            return stem
-    return "bot1"
+def _suggest_name(argv: Sequence[str]) -> str:
+    """A name to suggest for a bot with no ``name``: the one ``spades match`` would show."""
+    name = bot_name(argv)
+    return name if _NAME_RE.fullmatch(name) else "bot1"
 
 
 def shown_path(path: Path) -> str:

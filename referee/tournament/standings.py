@@ -267,20 +267,15 @@ class StandingsBuilder:
             bot_a.twin_split += 1
             bot_b.twin_split += 1
             pair.twin_split += 1
-        elif points_a > 1.0:
-            bot_a.twin_won += 1
-            bot_b.twin_lost += 1
-            if a_first:
-                pair.twin_a += 1
-            else:
-                pair.twin_b += 1
         else:
-            bot_b.twin_won += 1
-            bot_a.twin_lost += 1
-            if a_first:
-                pair.twin_b += 1
-            else:
+            winner, loser = (bot_a, bot_b) if points_a > 1.0 else (bot_b, bot_a)
+            winner.twin_won += 1
+            loser.twin_lost += 1
+            # The pair's "A" is its first-named bot, which is ``a`` when ``a_first``.
+            if (points_a > 1.0) == a_first:
                 pair.twin_a += 1
+            else:
+                pair.twin_b += 1
         bot_a.twin_margin += margin_a
         bot_b.twin_margin -= margin_a
         pair.twin_margin_a += margin_a if a_first else -margin_a

@@ -18,7 +18,7 @@ from referee.seat.faults import FaultPolicy
 from referee.tournament.results import ResultsError, ResultsFolder
 from referee.game.rules import Variant
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 PY = Path(sys.executable).name if Path(sys.executable).name.startswith("python") else "python3"
 
 

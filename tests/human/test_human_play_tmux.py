@@ -23,7 +23,7 @@ from typing import Iterator
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 SUITS = {"\u2663": "C", "\u2666": "D", "\u2665": "H", "\u2660": "S"}
 SUIT_WORDS = {"clubs": "C", "diamonds": "D", "hearts": "H", "spades": "S"}
 CARD_RE = re.compile(r"(\d+):(10|[2-9JQKA])([\u2663\u2666\u2665\u2660])")

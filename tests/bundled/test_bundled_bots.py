@@ -24,7 +24,7 @@ from typing import Any, Callable, Sequence
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 BOTS = ROOT / "bots"
 sys.path.insert(0, str(BOTS))
 

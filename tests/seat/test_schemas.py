@@ -29,7 +29,7 @@ from referee.seat.faults import FaultPolicy
 from referee.game.rules import Rules, Variant
 from referee.seat.schemas import MessageSchemaError, validate_message
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 RANDOM = [sys.executable, str(ROOT / "bots" / "random_bot.py")]
 HEURISTIC = [sys.executable, str(ROOT / "bots" / "heuristic_bot.py")]
 HOSTILE = [sys.executable, str(ROOT / "tests" / "bots" / "hostile_bot.py")]

@@ -14,7 +14,7 @@ import sys
 import textwrap
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 # Becomes a session leader with the pty as controlling terminal (and its group
 # in the foreground), then runs the adapter in a background process group the

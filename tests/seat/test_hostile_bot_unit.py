@@ -20,7 +20,7 @@ from referee.seat.faults import BotFault
 from referee.seat.botprocess import BotProcess
 from referee.seat.faults import FaultKind
 
-HOSTILE = Path(__file__).parent / "bots" / "hostile_bot.py"
+HOSTILE = Path(__file__).resolve().parents[1] / "bots" / "hostile_bot.py"
 
 
 def load_hostile() -> ModuleType:

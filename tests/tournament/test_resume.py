@@ -17,7 +17,7 @@ from referee.tournament.config import load_config
 from referee.tournament.results import ReadReport, ResultsError, ResultsFolder
 from referee.tournament.formats import format_for
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 PY = sys.executable
 
 # A bot that plays the first legal answer after a short pause, so matches last

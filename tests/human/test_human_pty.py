@@ -27,7 +27,7 @@ from typing import Any, Callable
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 RANKS = "23456789TJQKA"
 SUITS = "CDHS"
 DECK = [r + s for s in SUITS for r in RANKS]

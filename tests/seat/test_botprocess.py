@@ -23,7 +23,7 @@ from referee.seat.faults import BotFault
 from referee.seat.botprocess import BotProcess
 from referee.seat.faults import FaultKind
 
-HOSTILE = Path(__file__).parent / "bots" / "hostile_bot.py"
+HOSTILE = Path(__file__).resolve().parents[1] / "bots" / "hostile_bot.py"
 MARKER_RE = re.compile(rb"\[spades-referee: stderr truncated after (\d+) bytes\]\n")
 
 # Answers every line with {"echo": <line>} until stdin closes, then exits 0.

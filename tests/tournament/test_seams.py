@@ -34,7 +34,7 @@ from referee.tournament.results import ResultsFolder, standings_from_folder
 from referee.tournament.runner import Tournament
 from referee.tournament.schedule import Pairing, ScheduledMatch, match_seed
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 PY = sys.executable
 RANDOM = [PY, str(ROOT / "bots" / "random_bot.py")]
 HEURISTIC = [PY, str(ROOT / "bots" / "heuristic_bot.py")]

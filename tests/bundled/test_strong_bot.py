@@ -20,7 +20,7 @@ from bots.strong.arena import Arena, PolicyBot
 from bots.strong.bot import Budget, StrongBot
 from bots.strong.game import RuleSet
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 BOT = ROOT / "bots" / "strong_bot.py"
 
 

@@ -14,7 +14,7 @@ import pytest
 from referee.tournament.config import load_config
 from referee.tournament.formats import format_for
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 PY = sys.executable
 
 

@@ -47,7 +47,7 @@ from referee.seat.clock import TimeControl
 from referee.game.rules import Rules, Variant
 from referee.game.view import known_cards, seat_view
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 RANDOM = [sys.executable, str(ROOT / "bots" / "random_bot.py")]
 HEURISTIC = [sys.executable, str(ROOT / "bots" / "heuristic_bot.py")]
 CARD = re.compile(r"^[2-9TJQKA][CDHS]$")

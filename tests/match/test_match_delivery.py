@@ -26,7 +26,7 @@ from referee.seat.spec import SeatSpec
 from referee.seat.faults import FaultKind
 from referee.game.rules import Rules, Variant
 
-RANDOM = Path(__file__).resolve().parent.parent / "bots" / "random_bot.py"
+RANDOM = Path(__file__).resolve().parents[2] / "bots" / "random_bot.py"
 
 
 def decide(req: dict[str, Any]) -> Any:
