@@ -43,9 +43,10 @@ def referee_run(seed: int, out: Path) -> tuple[float, int, Path]:
     """Play one match through the referee; return (seconds in the match loop, requests, transcript)."""
     seats = [SeatSpec("minimal", BOT) for _ in range(4)]
     spec = MatchSpec(variant=Variant.PARTNERSHIP, seats=seats, rules=Rules(), seed=seed, match_id="bench",
-                     time=TimeControl(1000, 10000, 10000), output=out, grace_s=1.0)
+                     time=TimeControl(1000, 10000, 10000), logs=out / "logs", grace_s=1.0)
     record = run_match(spec)
-    transcript = out / "logs" / "bench.jsonl"
+    transcript = spec.transcript_path
+    assert transcript is not None
     entries = [json.loads(line) for line in transcript.read_text().splitlines()]
     msgs = [e for e in entries if "dir" in e]
     requests = [e for e in msgs if e["dir"] == "out" and "id" in e["msg"] and e["msg"]["type"] != "hello"]

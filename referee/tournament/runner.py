@@ -35,7 +35,7 @@ from referee.tournament.config import TournamentConfig, shown_path, standings_ti
 from referee.tournament.executors import Executor, LocalExecutor, MatchDone, MatchFailed, Outcome
 from referee.tournament.formats import Played, TournamentFormat, format_for
 from referee.tournament.progress import Progress
-from referee.tournament.results import ReadReport, ResultsFolder, standings_from_folder
+from referee.tournament.results import ReadReport, ResultsError, ResultsFolder, standings_from_folder
 from referee.tournament.schedule import ScheduledMatch
 from referee.tournament.standings import StandingsBuilder, StandingsReport, render
 
@@ -205,7 +205,13 @@ class Tournament:
             for outcome in outcomes:
                 self._running.discard(outcome.match_id)
                 if isinstance(outcome, MatchDone):
-                    self._store(outcome)
+                    try:
+                        self._store(outcome)
+                    except (OSError, ResultsError) as exc:  # a full disk, a vanished folder: stop, say why
+                        if error is None:
+                            error = f"cannot store the record of match {outcome.match_id}: {exc}"
+                        self.stop()
+                        continue
                     done[outcome.match_id] = Played.from_record(outcome.record)
                     builder.add(outcome.record)
                     self._warn_faults(outcome.record)
@@ -224,8 +230,10 @@ class Tournament:
                 if not self._stop.is_set():
                     free = executor.capacity - len(self._running)
                     if free > 0:
+                        # (A format never offers a finished match; the check keeps a
+                        # faulty one from recording a match twice.)
                         for match in [m for m in self.format.next_matches(done)
-                                      if m.match_id not in self._running][:free]:
+                                      if m.match_id not in self._running and m.match_id not in done][:free]:
                             executor.submit(match_spec(self.config, match, self.folder.logs))
                             self._running.add(match.match_id)
                 if not self._running:
