@@ -44,7 +44,7 @@ def imports_of(path: Path, root: Path) -> list[tuple[int, str, bool]]:
             for inner in node.body:
                 for sub in ast.walk(inner):
                     guarded.add(id(sub))
-    out = []
+    out: list[tuple[int, str, bool]] = []
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
             out.extend((node.lineno, alias.name, id(node) in guarded) for alias in node.names)

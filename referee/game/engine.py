@@ -4,7 +4,7 @@ No I/O happens here. A :class:`State` is a whole match (scores, bags, the
 hand in progress); :func:`step` never mutates its input, it returns a new
 state, so a rejected action leaves the caller's state exactly as it was.
 All randomness comes from the deals, which are an explicit input (see
-:mod:`referee.deals`).
+:mod:`referee.game.deals`).
 
 Speed matters (tournaments, property tests and search bots replay thousands
 of hands), so every value a state holds is immutable (ints, tuples, frozen

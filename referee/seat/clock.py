@@ -7,7 +7,7 @@ decision: it neither touches the bank nor enters the decision statistics.
 
 Time is kept in integer microseconds so that charging thousands of decisions
 never accumulates floating-point drift and tests can assert exact values.
-Elapsed times come from the caller (:meth:`referee.botprocess.BotProcess.request`
+Elapsed times come from the caller (:meth:`referee.seat.botprocess.BotProcess.request`
 measures them with :func:`time.perf_counter`).
 """
 

@@ -3,7 +3,7 @@
 This module turns engine states and events into the JSON lines of protocol
 v1 (docs/protocol.md) and turns a bot's answer line back into an engine
 action. It holds no process or clock logic; the match runner does that.
-Every request's ``state`` comes from :func:`referee.view.seat_view` and every
+Every request's ``state`` comes from :func:`referee.game.view.seat_view` and every
 event from an engine event addressed to the seat, so no message can carry a
 card the seat may not see.
 """
@@ -110,7 +110,7 @@ def event_messages(event: Event, nseats: int) -> list[tuple[int, dict[str, Any]]
 #
 # What the match runner actually sends: :class:`Encoder` writes the lines of
 # requests and events directly (see the note above
-# :class:`referee.view.ViewEncoder`). Its output is exactly
+# :class:`referee.game.view.ViewEncoder`). Its output is exactly
 # ``dumps(request(...))`` and ``dumps(message)`` for every message of
 # :func:`event_messages`; tests/test_protocol_fast.py proves it on whole
 # matches. Rare events (a hand's start and end, the match's end, exchanges)

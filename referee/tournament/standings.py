@@ -14,7 +14,7 @@ counts for the team ``"a/b"``.
 Definitions (also printed under the tables):
 
 * **Win %**: (wins + draws/2) / matches, with the 95% Wilson interval.
-* **Elo**: maximum-likelihood fit to every result (:mod:`referee.ratings`),
+* **Elo**: maximum-likelihood fit to every result (:mod:`referee.tournament.ratings`),
   mean 0, with its 95% error.
 * **Bids made**: contracts made / contracts played; a side's contract is the
   sum of its non-nil bids (a side of nil bidders only has none). A contract

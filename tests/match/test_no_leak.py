@@ -17,9 +17,9 @@ that exchanges happen in every hand). Their full transcripts
    arrive no earlier than the seat may look. Every card in every message to a
    seat must then be in its seen set.
 2. **Against the engine**: the same seed is replayed with
-   :mod:`referee.engine`, feeding it the answers from the transcript; each
-   request's ``state`` must equal :func:`referee.view.seat_view`, every card in
-   a request must lie in :func:`referee.view.known_cards`, the seen set built
+   :mod:`referee.game.engine`, feeding it the answers from the transcript; each
+   request's ``state`` must equal :func:`referee.game.view.seat_view`, every card in
+   a request must lie in :func:`referee.game.view.known_cards`, the seen set built
    in (1) must equal ``known_cards`` exactly, and the events each seat got
    must be exactly the engine's events addressed to it.
 

@@ -1,11 +1,11 @@
 """The fast protocol writers say exactly what the dict builders plus ``json.dumps`` say.
 
-:class:`referee.protocol.Encoder` and :class:`referee.view.ViewEncoder` write
+:class:`referee.seat.protocol.Encoder` and :class:`referee.game.view.ViewEncoder` write
 request and event lines straight from engine values (the referee's hot path).
 Here whole random matches of both variants, under several rule sets, are
 walked state by state, and every line they produce is compared byte for byte
-with ``dumps`` of the reference dicts (:func:`referee.protocol.request`,
-:func:`referee.protocol.event_messages`, :func:`referee.view.seat_view`).
+with ``dumps`` of the reference dicts (:func:`referee.seat.protocol.request`,
+:func:`referee.seat.protocol.event_messages`, :func:`referee.game.view.seat_view`).
 """
 
 from __future__ import annotations

@@ -44,7 +44,8 @@ from referee.tournament.executors.local import CancellableTransport, _CancelToke
 RANDOM = [PY, str(BOTS / "random_bot.py")]
 TIME = TimeControl(300, 300, 5000)
 RULES = Rules(max_hands=1, blind_nil=False)
-CASES = {"late": 0.7, "stale": 0.9, "flood": None}
+CASES = ["late", "stale", "flood"]
+ANSWER_AT_S = {"late": 0.7, "stale": 0.9}  # when seat 1's bid answer comes
 HOSTILE_FLAGS = {"late": ["--slow", "700", "--on", "bid"], "stale": ["--slow", "900", "--on", "bid"],
                  "flood": ["--flood", "1000", "--on", "bid"]}
 KINDS = ["process", "tournament", "check-bot recorder", "scripted"]
@@ -74,7 +75,7 @@ def _scripted_factory(case: str, clock: VirtualClock) -> TransportFactory:
         answer = json.dumps({"id": req["id"], "bid": req["legal"][1]})
         if case == "flood":
             return Reply([answer] + ['{"note": "flood"}'] * 1000)
-        return Reply([answer], after_s=CASES[case])
+        return Reply([answer], after_s=ANSWER_AT_S[case])
 
     def override_2(req: dict[str, Any]) -> str | Reply | None:
         if req["type"] != "bid":
@@ -139,7 +140,7 @@ def match_ends_told(tmp_path: Path) -> dict[int, int]:
 
 
 @pytest.mark.parametrize("policy", list(FaultPolicy), ids=lambda p: p.value)
-@pytest.mark.parametrize("case", list(CASES))
+@pytest.mark.parametrize("case", CASES)
 @pytest.mark.parametrize("kind", KINDS)
 def test_every_transport_gives_the_same_verdict(kind: str, case: str, policy: FaultPolicy, tmp_path: Path,
                                                 marker: str) -> None:
