@@ -17,7 +17,8 @@ import yaml
 from referee.cli.checkbot import check_bot_command
 from referee.cli.tournament import run_command, standings_command
 from referee.game.rules import RuleError, Rules, Variant
-from referee.human.command import human_command, play_command
+from referee.human.command import human_command
+from referee.human.play import play_command
 from referee.match import MatchSpec, run_match
 from referee.seat.clock import TimeControl
 from referee.seat.faults import FaultPolicy

@@ -35,7 +35,6 @@ import signal
 import subprocess
 import sys
 import termios
-from pathlib import Path
 from typing import Any, Callable, Iterator, Mapping, Sequence, TextIO, TypeVar
 
 from referee.game.cards import SUIT_NAMES, SUITS

@@ -44,7 +44,7 @@ import subprocess
 import threading
 import time
 from pathlib import Path
-from typing import IO, Callable, Mapping, Sequence
+from typing import IO, Mapping, Sequence
 
 from referee.seat.faults import BotFault, FaultKind
 from referee.seat.transcript import LineRecorder

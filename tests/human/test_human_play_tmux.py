@@ -166,7 +166,7 @@ def test_play_one_hand_in_tmux_then_leave_with_ctrl_c(tmux: Tmux) -> None:
 
 def run_play(*args: str) -> subprocess.CompletedProcess[str]:
     """``spades play`` with no terminal at all (own session, no tty on 0/1/2)."""
-    code = "from referee.human.command import play_command; play_command(prog_name='spades play')"
+    code = "from referee.human.play import play_command; play_command(prog_name='spades play')"
     return subprocess.run([sys.executable, "-c", code, *args], stdin=subprocess.DEVNULL, capture_output=True,
                           text=True, cwd=ROOT, timeout=30, start_new_session=True)
 
@@ -196,7 +196,7 @@ def test_play_option_errors_quote_the_bad_value(args: list[str], message: str) -
 
 def test_bot_names_and_seat_commands() -> None:
     from referee.human.adapter import program_name as _bot_name
-    from referee.human.command import _other_seats
+    from referee.human.play import _other_seats
 
     assert _bot_name(["python3", "bots/heuristic_bot.py"]) == "heuristic"
     assert _bot_name(["node", "bots/js/random_bot.js", "--level", "3"]) == "random"
@@ -213,7 +213,7 @@ def test_bot_names_and_seat_commands() -> None:
 def test_result_text_from_the_persons_side() -> None:
     from referee.game.outcomes import EndReason
     from referee.game.rules import Rules, Variant
-    from referee.human.command import _result_text
+    from referee.human.play import _result_text
     from referee.match import MatchRecord
     from referee.seat.faults import Fault, FaultKind
 
