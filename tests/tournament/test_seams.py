@@ -284,3 +284,49 @@ def test_the_built_in_formats_are_the_table_of_formats() -> None:
                                                                          "gauntlet": "gauntlet"}
     for cls in formats.FORMATS.values():
         assert issubclass(cls, TournamentFormat) and cls.summary
+
+
+class CannedExecutor(Executor):
+    """Answers every match at once with a canned record: the runner's side of the seam alone."""
+
+    name: ClassVar[str] = "canned"
+
+    def __init__(self, logs: Mapping[str, bytes]):
+        self.logs = logs
+        self.pending: list[MatchSpec] = []
+
+    @property
+    def capacity(self) -> int:
+        return 1
+
+    def submit(self, spec: MatchSpec) -> None:
+        self.pending.append(spec)
+
+    def wait(self, timeout_s: float) -> Sequence[Outcome]:
+        out: list[Outcome] = []
+        for spec in self.pending:
+            bots = [s.name for s in spec.seats]
+            record = MatchRecord(match=spec.match_id, variant=spec.variant, seed=spec.seed, bots=bots, hands=[],
+                                 score=[100, 0], winner=0, reason=EndReason.TARGET, faults=[], seconds=0.0,
+                                 rules=spec.rules, stats=[{}, {}])
+            out.append(MatchDone(spec.match_id, record.to_dict(), self.logs))
+        self.pending = []
+        return out
+
+    def cancel(self) -> None:
+        pass
+
+    def close(self) -> None:
+        pass
+
+
+def test_a_log_name_with_a_path_is_refused_and_stops_the_run_with_the_reason(tmp_path: Path) -> None:
+    config = small_config(tmp_path)
+    outcome = Tournament(config, executor=CannedExecutor({"../../escape": b"x"})).run()
+    assert outcome.exit_code == 1 and outcome.error is not None
+    assert "cannot store the record of match" in outcome.error and "'../../escape'" in outcome.error
+    assert not (tmp_path / "escape").exists() and not (tmp_path / "out" / "escape").exists()
+    assert list(ResultsFolder(config.output).iter_records()) == []  # nothing half-stored
+    # A sound executor then finishes the same tournament from where it stopped.
+    again = Tournament(config, executor=CannedExecutor({})).run()
+    assert (again.already, again.played, again.exit_code) == (0, 6, 0)
