@@ -23,14 +23,13 @@ import click
 
 from referee.game.cards import parse_cards
 from referee.game.deals import Deal
-from referee.seat.faults import Fault
-from referee.match import MatchSpec, bot_process, run_match
-from referee.seat.spec import SeatSpec
-from referee.seat.clock import TimeControl
 from referee.game.outcomes import EndReason
-from referee.seat.faults import FaultKind, FaultPolicy
 from referee.game.rules import Rules, Variant
+from referee.match import MatchSpec, bot_process, run_match
+from referee.seat.clock import TimeControl
+from referee.seat.faults import Fault, FaultKind, FaultPolicy
 from referee.seat.scripted import ScriptedTransport, random_policy
+from referee.seat.spec import SeatSpec
 from referee.seat.transcript import Transcript
 from referee.seat.transport import ForwardingTransport, Meanwhile, Transport
 

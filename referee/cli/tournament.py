@@ -16,10 +16,9 @@ from pathlib import Path
 import click
 
 from referee.tournament.config import ConfigError, load_config, shown_path as _shown
-from referee.tournament.results import ResultsError, ResultsFolder
-from referee.tournament.standings import FORMATS, render
-from referee.tournament.results import standings_from_folder
+from referee.tournament.results import ResultsError, ResultsFolder, standings_from_folder
 from referee.tournament.runner import Tournament
+from referee.tournament.standings import FORMATS, render
 
 __all__ = ["run_command", "standings_command"]
 

@@ -39,15 +39,14 @@ from typing import Any, Callable, Iterator, Mapping, Sequence, TextIO, TypeVar
 
 from referee.game.cards import SUIT_NAMES, SUITS
 from referee.game.rules import Variant
-from referee.seat.spec import bot_name
-
 from referee.human.parse import (
     Command, InputError, describe_bids, parse_bid, parse_card, parse_cards, parse_command, parse_yes_no,
 )
 from referee.human.render import (
-    Seating, Style, View, draw_block, hand_lines, hand_summary, help_text, match_summary, sorted_hand,
-    status_block, trick_summary, welcome,
+    Seating, Style, View, draw_block, hand_lines, hand_summary, help_text, match_summary, sorted_hand, status_block,
+    trick_summary, welcome,
 )
+from referee.seat.spec import bot_name
 
 __all__ = [
     "Adapter",

@@ -75,7 +75,6 @@ _PIPE_BUF = select.PIPE_BUF
 _QUOTE_CHARS = 80
 
 
-
 def _describe_status(returncode: int) -> str:
     """``exited with code 3`` / ``killed by signal 9 (SIGKILL)``."""
     if returncode >= 0:

@@ -15,9 +15,9 @@ from typing import Any
 
 from referee.game.cards import CARD_NAMES, CardError, names_of, parse_card
 from referee.game.engine import ALL, Event, IllegalAction, Phase, State, check_action, legal_bids, legal_play_mask
-from referee.seat.faults import FaultKind, ProtocolFault
 from referee.game.rules import Rules, Variant
 from referee.game.view import ViewEncoder, cards_json, pairs_text, scalar_json, scalars_json, seat_view
+from referee.seat.faults import FaultKind, ProtocolFault
 
 PROTOCOL_VERSION = 1
 _dumps = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode

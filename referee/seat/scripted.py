@@ -16,10 +16,12 @@ import collections
 import dataclasses
 import json
 import random
+import time
 from typing import Any, Callable, Sequence
 
 from referee.seat.faults import BotFault
 from referee.seat.protocol import answer_field
+from referee.seat.transcript import LineRecorder
 from referee.seat.transport import Transport
 
 __all__ = ["Policy", "Reply", "ScriptedTransport", "VirtualClock", "random_policy"]
@@ -84,17 +86,22 @@ class ScriptedTransport(Transport):
     """
 
     def __init__(self, policy: Policy, name: str = "scripted", answer_override: Override | None = None,
-                 clock: VirtualClock | None = None):
+                 clock: VirtualClock | None = None, transcript: LineRecorder | None = None):
         self.policy, self.name, self.answer_override = policy, name, answer_override
         self.received: list[dict[str, Any]] = []
         self.closed = False
         self.clock = clock or VirtualClock()
+        self._transcript = transcript  # as for a bot process: every line, both ways
         self._pipe: collections.deque[tuple[float, str]] = collections.deque()  # (arrives at, line)
 
     def send(self, line: str) -> None:
+        if self._transcript is not None:
+            self._transcript("out", line, time.time())
         self.received.append(json.loads(line))
 
     def request(self, line: str, timeout_s: float) -> tuple[str, float]:
+        if self._transcript is not None:
+            self._transcript("out", line, time.time())
         req = json.loads(line)
         self.received.append(req)
         reply = self.answer_override(req) if self.answer_override is not None else None
@@ -117,6 +124,8 @@ class ScriptedTransport(Transport):
         if self._pipe and self._pipe[0][0] <= start + timeout_s:
             at, text = self._pipe.popleft()
             clock.now = max(at, start)
+            if self._transcript is not None:
+                self._transcript("in", text, time.time())
             return text, clock.now - start
         clock.now = start + timeout_s
         raise BotFault.timeout(timeout_s)

@@ -40,8 +40,7 @@ from referee.tournament.config import (
 from referee.tournament.formats import format_for
 from referee.tournament.standings import StandingsBuilder, StandingsReport
 
-__all__ = ["ResultsFolder", "ResultsError", "ConfigChanged", "ReadReport", "append_record", "describe_changes",
-           "standings_from_folder"]
+__all__ = ["ResultsFolder", "ResultsError", "ConfigChanged", "ReadReport", "describe_changes", "standings_from_folder"]
 
 Warn = Callable[[str], None]
 
@@ -327,8 +326,19 @@ class ResultsFolder:
                 yield record
 
     def append_record(self, record: Mapping[str, Any]) -> None:
-        """Add one finished match's record to ``matches.jsonl``, durably (see :func:`append_record`)."""
-        append_record(self.matches_path, json.dumps(record, separators=(",", ":")))
+        """Add one finished match's record to ``matches.jsonl`` and make it durable before returning.
+
+        A single ``write`` of the whole line to a file opened in append mode, then
+        ``fsync``: a crash or SIGKILL leaves either the whole record or none of it.
+        """
+        self.path.mkdir(parents=True, exist_ok=True)
+        data = (json.dumps(record, separators=(",", ":")) + "\n").encode("utf-8")
+        fd = os.open(self.matches_path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+        try:
+            os.write(fd, data)
+            os.fsync(fd)
+        finally:
+            os.close(fd)
 
     def store_logs(self, files: Mapping[str, bytes]) -> None:
         """Write log files a match produced elsewhere (``name -> content``) into ``logs/``.
@@ -347,22 +357,6 @@ class ResultsFolder:
     def write_standings(self, text: str) -> None:
         """Replace ``standings.txt`` atomically (never a half-written file)."""
         write_atomic(self.standings_path, text if text.endswith("\n") else text + "\n")
-
-
-def append_record(path: Path, line: str) -> None:
-    """Append one JSON line and make it durable before returning.
-
-    A single ``write`` of the whole line to a file opened in append mode, then
-    ``fsync``: a crash or SIGKILL leaves either the whole record or none of it.
-    """
-    path.parent.mkdir(parents=True, exist_ok=True)
-    data = (line + "\n").encode("utf-8")
-    fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
-    try:
-        os.write(fd, data)
-        os.fsync(fd)
-    finally:
-        os.close(fd)
 
 
 def standings_from_folder(folder: ResultsFolder, *, title: str | None = None,

@@ -41,10 +41,10 @@ from typing import Any, Iterable, Mapping, Sequence
 
 from tabulate import tabulate
 
-from referee.seat.faults import FaultKind
-from referee.tournament.ratings import fit_elo, wilson
 from referee.game.rules import RuleError, Rules, Variant
 from referee.game.scoring import score_hand, side_seats
+from referee.seat.faults import FaultKind
+from referee.tournament.ratings import fit_elo, wilson
 
 __all__ = ["StandingsBuilder", "StandingsReport", "BotStats", "FORMATS", "render"]
 

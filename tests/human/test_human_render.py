@@ -8,12 +8,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from referee.game.rules import Rules, Variant
+from referee.game.scoring import score_hand
 from referee.human.render import (
     Seating, Style, View, WIDTH, contract_line, draw_block, explain_hand, hand_lines, hand_summary, help_text,
     match_summary, status_block, trick_summary, visible_len, welcome,
 )
-from referee.game.rules import Rules, Variant
-from referee.game.scoring import score_hand
 
 FANCY = Style(symbols=True, color=True)
 SYMBOLS = Style(symbols=True, color=False)

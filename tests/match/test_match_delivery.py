@@ -18,13 +18,12 @@ from typing import Any, Callable, Sequence
 
 import pytest
 
-from referee.seat.faults import BotFault
-from referee.match import MatchSpec, run_match
-from referee.seat.protocol import answer_field
-from referee.seat.transport import Transport
-from referee.seat.spec import SeatSpec
-from referee.seat.faults import FaultKind
 from referee.game.rules import Rules, Variant
+from referee.match import MatchSpec, run_match
+from referee.seat.faults import BotFault, FaultKind
+from referee.seat.protocol import answer_field
+from referee.seat.spec import SeatSpec
+from referee.seat.transport import Transport
 
 RANDOM = Path(__file__).resolve().parents[2] / "bots" / "random_bot.py"
 

@@ -8,12 +8,12 @@ from pathlib import Path
 import pytest
 
 from conftest import BOTS, HOSTILE, PY
-from referee.match import MatchRecord, MatchSpec, run_match
-from referee.seat.spec import SeatSpec
-from referee.seat.clock import TimeControl
 from referee.game.outcomes import EndReason
-from referee.seat.faults import FaultKind, FaultPolicy
 from referee.game.rules import Rules, Variant
+from referee.match import MatchRecord, MatchSpec, run_match
+from referee.seat.clock import TimeControl
+from referee.seat.faults import FaultKind, FaultPolicy
+from referee.seat.spec import SeatSpec
 
 RANDOM = [PY, str(BOTS / "random_bot.py")]
 

@@ -38,14 +38,14 @@ from typing import Any, NoReturn
 
 import pytest
 
-from referee.seat import protocol
 from referee.game.cards import names_of, parse_card
 from referee.game.engine import Phase, State, new_match, step
-from referee.match import MatchSpec, run_match
-from referee.seat.spec import SeatSpec
-from referee.seat.clock import TimeControl
 from referee.game.rules import Rules, Variant
 from referee.game.view import known_cards, seat_view
+from referee.match import MatchSpec, run_match
+from referee.seat import protocol
+from referee.seat.clock import TimeControl
+from referee.seat.spec import SeatSpec
 
 ROOT = Path(__file__).resolve().parents[2]
 RANDOM = [sys.executable, str(ROOT / "bots" / "random_bot.py")]

@@ -19,9 +19,8 @@ from pathlib import Path
 import pytest
 
 from referee.seat import botprocess as botprocess_module
-from referee.seat.faults import BotFault
 from referee.seat.botprocess import BotProcess
-from referee.seat.faults import FaultKind
+from referee.seat.faults import BotFault, FaultKind
 
 HOSTILE = Path(__file__).resolve().parents[1] / "bots" / "hostile_bot.py"
 MARKER_RE = re.compile(rb"\[spades-referee: stderr truncated after (\d+) bytes\]\n")

@@ -11,9 +11,8 @@ import time
 
 import pytest
 
-from referee.seat.faults import BotFault
 from referee.seat.botprocess import BotProcess
-from referee.seat.faults import FaultKind
+from referee.seat.faults import BotFault, FaultKind
 
 # Reports what each read of stdin returned: {"reads": [n_lines, ...]} per request line "?".
 COUNTER = """

@@ -4,9 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from referee.seat.faults import BotFault
 from referee.seat.clock import Clock, ClockStats
-from referee.seat.faults import FaultKind
+from referee.seat.faults import BotFault, FaultKind
 
 
 def test_allowances_include_the_whole_bank() -> None:

@@ -16,9 +16,8 @@ from typing import Any, Iterator
 
 import pytest
 
-from referee.seat.faults import BotFault
 from referee.seat.botprocess import BotProcess
-from referee.seat.faults import FaultKind
+from referee.seat.faults import BotFault, FaultKind
 
 HOSTILE = Path(__file__).resolve().parents[1] / "bots" / "hostile_bot.py"
 

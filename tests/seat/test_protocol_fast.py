@@ -16,11 +16,11 @@ from typing import Any, Iterator
 
 import pytest
 
-from referee.seat import protocol
 from referee.game.cards import FULL_DECK, cards_of, names_of
 from referee.game.engine import Phase, State, legal_actions, new_match, step
 from referee.game.rules import Rules, Variant
 from referee.game.view import ViewEncoder, cards_json, scalar_json, seat_view
+from referee.seat import protocol
 
 RULES = [Rules(), Rules(nil=False, blind_nil=False), Rules(blind_nil_cards=1, target=300, mercy=200),
          Rules(target=150, max_hands=3)]

@@ -21,13 +21,13 @@ from typing import Any, Callable
 import pytest
 from jsonschema import Draft202012Validator
 
-from referee.seat import schemas
+from referee.game.rules import Rules, Variant
 from referee.match import MatchSpec, run_match
-from referee.seat.spec import SeatSpec
+from referee.seat import schemas
 from referee.seat.clock import TimeControl
 from referee.seat.faults import FaultPolicy
-from referee.game.rules import Rules, Variant
 from referee.seat.schemas import MessageSchemaError, validate_message
+from referee.seat.spec import SeatSpec
 
 ROOT = Path(__file__).resolve().parents[2]
 RANDOM = [sys.executable, str(ROOT / "bots" / "random_bot.py")]

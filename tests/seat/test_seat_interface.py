@@ -23,7 +23,7 @@ from __future__ import annotations
 import json
 import random
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 import pytest
 
@@ -84,27 +84,9 @@ def _scripted_factory(case: str, clock: VirtualClock) -> TransportFactory:
 
     def make(seat: int, seat_spec: SeatSpec, transcript: Transcript) -> Transport:
         override = {1: override_1, 2: override_2}.get(seat)
-        return RecordedScripted(random_policy(random.Random(seat)), name=seat_spec.name, answer_override=override,
-                                clock=clock, transcript=transcript.for_seat(seat))
+        return ScriptedTransport(random_policy(random.Random(seat)), name=seat_spec.name, answer_override=override,
+                                 clock=clock, transcript=transcript.for_seat(seat))
     return make
-
-
-class RecordedScripted(ScriptedTransport):
-    """A scripted seat that also writes its lines to the match transcript, like a process does."""
-
-    def __init__(self, *args: Any, transcript: Callable[[str, str, float], None] | None, **kwargs: Any):
-        super().__init__(*args, **kwargs)
-        self._record = transcript
-
-    def send(self, line: str) -> None:
-        if self._record is not None:
-            self._record("out", line, 0.0)
-        super().send(line)
-
-    def request(self, line: str, timeout_s: float) -> tuple[str, float]:
-        if self._record is not None:
-            self._record("out", line, 0.0)
-        return super().request(line, timeout_s)
 
 
 def play(kind: str, case: str, policy: FaultPolicy, tmp_path: Path, marker: str) -> tuple[MatchRecord, list[Exchange]]:

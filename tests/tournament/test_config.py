@@ -10,13 +10,13 @@ from pathlib import Path
 import pytest
 import yaml
 
+from referee.game.rules import Variant
+from referee.seat.clock import TimeControl
+from referee.seat.faults import FaultPolicy
 from referee.tournament.config import (
     _BOT_KEYS, _RULE_KEYS, _TIME_KEYS, _TOP_KEYS, ConfigError, check_command, load_config,
 )
-from referee.seat.clock import TimeControl
-from referee.seat.faults import FaultPolicy
 from referee.tournament.results import ResultsError, ResultsFolder
-from referee.game.rules import Variant
 
 ROOT = Path(__file__).resolve().parents[2]
 PY = Path(sys.executable).name if Path(sys.executable).name.startswith("python") else "python3"

@@ -14,8 +14,8 @@ from pathlib import Path
 import pytest
 
 from referee.tournament.config import load_config
-from referee.tournament.results import ReadReport, ResultsError, ResultsFolder
 from referee.tournament.formats import format_for
+from referee.tournament.results import ReadReport, ResultsError, ResultsFolder
 
 ROOT = Path(__file__).resolve().parents[2]
 PY = sys.executable

@@ -9,6 +9,7 @@ from the last one's results.
 
 from __future__ import annotations
 
+import io
 import json
 import pickle
 import subprocess
@@ -257,10 +258,14 @@ def test_a_format_of_its_own_picks_each_round_from_the_results(tmp_path: Path,
                                                                monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setitem(formats.FORMATS, "ladder", Ladder)
     config = small_config(tmp_path, fmt="ladder")
-    run = Tournament(config)
+    progress = io.StringIO()
+    run = Tournament(config, progress_stream=progress, tty=False)
     assert isinstance(run.format, Ladder)
     outcome = run.run()
     assert outcome.exit_code == 0 and outcome.played == 2
+    # No total is known in advance: the progress line counts matches, with no bar or ETA.
+    last = progress.getvalue().splitlines()[-1]
+    assert last.startswith("2 matches  elapsed ") and "ETA" not in last and "/" not in last
     records = list(ResultsFolder(config.output).iter_records())
     first, second = records
     assert first["match"] == "r1-b0-b1"
