@@ -45,3 +45,19 @@ def marker():
         time.sleep(0.05)
         left = processes_with_marker(value)
     assert not left, f"processes left behind: {left}"
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item, call):  # type: ignore[no-untyped-def]
+    """In CI a skipped test is a failed one.
+
+    Skips are for users' machines that lack a tool (tmux, a compiler, Chromium,
+    bubblewrap). CI installs every tool first (``.ci/system-packages``), so a skip
+    there means a promised feature went untested.
+    """
+    outcome = yield
+    report = outcome.get_result()
+    if report.skipped and os.environ.get("CI") == "true" and not hasattr(report, "wasxfail"):
+        reason = report.longrepr[2] if isinstance(report.longrepr, tuple) else str(report.longrepr)
+        report.outcome = "failed"
+        report.longrepr = f"skipped in CI, which counts as a failure: {reason}"
