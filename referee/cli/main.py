@@ -15,6 +15,7 @@ import click
 import yaml
 
 from referee.cli.checkbot import check_bot_command
+from referee.cli.pages import replay_command, report_command, show_command
 from referee.cli.tournament import run_command, standings_command
 from referee.game.rules import RuleError, Rules, Variant
 from referee.human.command import human_command
@@ -141,6 +142,9 @@ cli.add_command(run_command, "run")
 cli.add_command(standings_command, "standings")
 cli.add_command(human_command, "human")
 cli.add_command(play_command, "play")
+cli.add_command(replay_command, "replay")
+cli.add_command(report_command, "report")
+cli.add_command(show_command, "show")
 
 
 def main() -> None:
