@@ -407,7 +407,8 @@
     const start = fromFragment(location.hash);
     $("view").value = state.view;
     go(start === null ? 0 : start);
-    window.replay = { go, frame: () => state.i, frames: frames.length };
+    // performance.now() when the first frame was on screen (bench/pages.py reads it).
+    window.replay = { go, frame: () => state.i, frames: frames.length, renderedAt: performance.now() };
   }
   setup();
 })();
