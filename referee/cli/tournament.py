@@ -101,8 +101,13 @@ def run_command(config_file: Path, concurrency: int | None, output: Path | None,
         _err(f"{outcome.played} match(es) played in {outcome.seconds:.1f} s; results in {folder} "
              "(standings.txt, matches.jsonl, logs/).")
     if not no_report:
-        report = write_report(ResultsFolder(outcome.folder), warn=None).path
-        _err(f"Report: {_shown(report)} (replay pages: `spades report {shlex.quote(folder)} --replays`)")
+        try:
+            report = write_report(ResultsFolder(outcome.folder)).path
+        except OSError as exc:  # the results are saved already; only the page is missing
+            _err(f"warning: could not write the report: {exc}; `spades report {shlex.quote(folder)}` retries")
+        else:
+            if not quiet:
+                _err(f"Report: {_shown(report)} (with every replay: `spades report {shlex.quote(folder)} --replays`)")
 
 
 @click.command("standings")

@@ -87,3 +87,20 @@ def test_the_page_inlines_everything_and_escapes_names(results: Path) -> None:
     assert "http://" not in page and "https://" not in page and "src=" not in page
     data = json.loads(json_for_script(page_data(replay)))
     assert data["score"] == replay.record.score and len(data["frames"]) == len(replay.frames)
+
+
+def test_only_the_command_line_imports_the_pages() -> None:
+    """The pages are a face: nothing below them (nor the other face) may depend on them."""
+    import ast
+
+    package = Path(__file__).resolve().parents[2] / "referee"
+    users = []
+    for path in package.rglob("*.py"):
+        rel = path.relative_to(package).parts
+        if rel[0] in ("pages", "cli"):
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            names = [a.name for a in node.names] if isinstance(node, ast.Import) else \
+                [node.module or ""] if isinstance(node, ast.ImportFrom) else []
+            users += [f"{path.name}: {n}" for n in names if n.startswith("referee.pages")]
+    assert users == []
