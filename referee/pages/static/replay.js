@@ -99,6 +99,12 @@
       mid += `<div class="slot slot-${posOf(s)}${winner === s ? " win" : ""}" data-seat="${s}">${cardHtml(c)}</div>`;
     }
     let label = "";
+    const shown = exchangeHtml(f);
+    if (shown) {
+      $("table").className = "felt" + (TWO ? " two" : "");
+      $("table").innerHTML = out + `<div class="mid">${shown}</div>`;
+      return;
+    }
     if (f[F.kind] === "play" || (f[F.kind] === "end" && f[F.trick])) {
       label = `Trick ${f[F.trick]} of 13`;
       if (winner !== null) label += ` · <b>${seatName(winner)}</b> wins`;
@@ -106,6 +112,19 @@
     else label = "Hand " + f[F.hand];
     $("table").className = "felt" + (TWO ? " two" : "");
     $("table").innerHTML = out + `<div class="mid"><div class="cross" id="trick">${mid}</div><div class="label">${label}</div></div>`;
+  }
+
+  // The draw, a Blind Nil replacement or a pass, shown where the trick goes (when this view may see it).
+  function exchangeHtml(f) {
+    const k = f[F.kind], s = f[F.seat], a = f[F.action], x = f[F.extra];
+    const group = (title, cards) => `<div class="xgroup"><div class="xcards">${cards.map((c) => cardHtml(c)).join("") || "&ndash;"}</div><div class="xcap">${title}</div></div>`;
+    if (k === "keep" && visible(s)) {
+      const [kept, gone] = a ? [x[0], x[1]] : [x[1], x[0]];
+      return `<div class="exchange">${group(`${seatName(s)} keeps`, [kept])}${group("to the discards", [gone])}</div>`;
+    }
+    if (k === "discard" && visible(s)) return `<div class="exchange">${group(`${seatName(s)} gives up`, a)}${group("takes from the discards", x)}</div>`;
+    if (k === "pass" && (visible(s) || visible(x))) return `<div class="exchange">${group(`${seatName(s)} passes to ${seatName(x)}`, a)}</div>`;
+    return "";
   }
 
   function actionText(i) {
@@ -155,7 +174,7 @@
       const pts = done ? `${h.points[side] >= 0 ? "+" : ""}${h.points[side]}` : "";
       const score = done ? h.score[side] : h.before[side];
       const bags = done ? h.bags[side] : h.bags_before[side];
-      rows += `<tr class="side${side}"><td><b>${esc(sideName(side))}</b></td><td class="num">${contract}</td>` +
+      rows += `<tr class="side${side}"><td title="${esc(sideName(side))}"><b>${esc(sideName(side))}</b></td><td class="num">${contract}</td>` +
         `<td class="num">${won}</td><td class="num">${pts}</td><td class="num" data-score="${score}">${score}</td>` +
         `<td class="num">${bags}</td></tr>`;
     }
