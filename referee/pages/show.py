@@ -12,7 +12,7 @@ from typing import Sequence
 
 from referee.game.cards import CARD_NAMES, SUITS, cards_of
 from referee.game.rules import Variant
-from referee.pages.replay import Replay
+from referee.pages.replay import Frame, Replay
 
 __all__ = ["show_text"]
 
@@ -56,6 +56,35 @@ class _Writer:
                 f = fa.fault
                 self.lines.append(f"  ! fault: {self.who(f.seat)} {f.kind.summary} ({f.kind.value}): {f.detail}")
 
+    def draw_text(self, f: Frame) -> str:
+        if not self.sees(f.seat):  # type: ignore[arg-type]
+            return "drew"
+        if f.action:
+            return f"kept {CARD_NAMES[f.extra[0]]}, discarded {CARD_NAMES[f.extra[1]]}"
+        return f"discarded {CARD_NAMES[f.extra[0]]}, took {CARD_NAMES[f.extra[1]]}"
+
+    def setup_text(self, f: Frame) -> str:
+        if f.kind == "blind_nil":
+            return "bids Blind Nil" if f.action else "declines Blind Nil"
+        if f.kind == "bid":
+            return f"bids {'Nil' if f.action == 0 else f.action}"
+        if f.kind == "discard":
+            if self.sees(f.seat):  # type: ignore[arg-type]
+                return f"replaces {_cards(f.action)} with {_cards(f.extra)} from the discards"
+            return f"replaces {len(f.action)} card(s) from the discards"
+        if self.sees(f.seat) or self.sees(f.extra):  # type: ignore[arg-type]
+            return f"passes {_cards(f.action)} to {self.who(f.extra)}"
+        return f"passes {len(f.action)} cards to {self.who(f.extra)}"
+
+    def hands(self, when: str, frame: Frame) -> None:
+        """The hands of ``frame`` (the seat's only, in one seat's view), then the bids."""
+        r = self.r
+        self.lines.append(f"  Hands {when}:" if self.seat is None else f"  Hand of seat {self.seat} {when}:")
+        for s, mask in enumerate(frame.hands):
+            if self.sees(s):
+                self.lines.append(f"    seat {s} {r.names[s]:<{self.width}}  {_hand(mask)}")
+        self.lines.append(f"  Bids: {' '.join(_bid(b, bl) for b, bl in zip(frame.bids, frame.blind))}")
+
     def hand(self, number: int) -> None:
         r = self.r
         two = r.variant is Variant.TWO_PLAYER
@@ -69,55 +98,31 @@ class _Writer:
             by = f"first {self.who((number - 1) % 2)}" if two else f"dealer {self.who((number - 1) % 4)}"
         self.lines.append(f"Hand {number} ({by})")
         self.faults_at(start)
-        play_start = next((f for f in frames if f.kind == "play"), None)
-        setup = [f for f in frames if f.kind not in ("play", "deal", "end")]
-        draws = [f for f in setup if f.kind == "keep"]
-        if draws:
-            self.lines.append("  Draw:" if self.seat is None else f"  Draw (what seat {self.seat} saw):")
-            for turn, f in enumerate(draws, 1):
-                assert f.seat is not None
-                if not self.sees(f.seat):
-                    text = "drew"
-                elif f.action:
-                    text = f"kept {CARD_NAMES[f.extra[0]]}, discarded {CARD_NAMES[f.extra[1]]}"
-                else:
-                    text = f"discarded {CARD_NAMES[f.extra[0]]}, took {CARD_NAMES[f.extra[1]]}"
-                self.lines.append(f"    {turn:>2}. seat {f.seat}: {text}")
+        turn = 0  # draws so far this hand
+        shown_hands = False
         for k, f in enumerate(frames):
-            if f.kind not in ("blind_nil", "bid", "discard", "pass") or f.seat is None:
-                continue
-            if f.kind == "blind_nil":
-                text = "bids Blind Nil" if f.action else "declines Blind Nil"
-            elif f.kind == "bid":
-                text = f"bids {'Nil' if f.action == 0 else f.action}"
-            elif f.kind == "discard":
-                shown = self.sees(f.seat)
-                text = (f"replaces {_cards(f.action)} with {_cards(f.extra)} from the discards" if shown
-                        else f"replaces {len(f.action)} card(s) from the discards")
-            else:
-                shown = self.sees(f.seat) or self.sees(f.extra)
-                text = (f"passes {_cards(f.action)} to {self.who(f.extra)}" if shown
-                        else f"passes {len(f.action)} cards to {self.who(f.extra)}")
-            self.lines.append(f"  {self.who(f.seat)} {text}")
-            self.faults_at(start + k)
-        if play_start is not None:
-            base = r.frames[r.frames.index(play_start) - 1]
-            self.lines.append("  Hands at the first lead:" if self.seat is None
-                              else f"  Hand of seat {self.seat} at the first lead:")
-            for s, mask in enumerate(base.hands):
-                if self.sees(s):
-                    self.lines.append(f"    seat {s} {r.names[s]:<{self.width}}  {_hand(mask)}")
-            bids = " ".join(_bid(b, bl) for b, bl in zip(base.bids, base.blind))
-            self.lines.append(f"  Bids: {bids}")
-        for k, f in enumerate(frames):
-            if f.kind == "play" and f.winner is not None:
-                cards = "  ".join(f"{s}:{CARD_NAMES[c]}" for s, c in f.table)
-                self.lines.append(f"  Trick {f.trick_no:>2}: {cards:<{9 * len(f.table)}} -> {self.who(f.winner)}")
-            if f.kind in ("play", "end"):
+            if f.kind == "keep":
+                if turn == 0:
+                    self.lines.append("  Draw:" if self.seat is None else f"  Draw (what seat {self.seat} saw):")
+                turn += 1
+                self.lines.append(f"    {turn:>2}. seat {f.seat}: {self.draw_text(f)}")
+            elif f.kind in ("blind_nil", "bid", "discard", "pass"):
+                self.lines.append(f"  {self.who(f.seat)} {self.setup_text(f)}")  # type: ignore[arg-type]
+            elif f.kind == "play":
+                if not shown_hands:
+                    self.hands("at the first lead", r.frames[start + k - 1])
+                    shown_hands = True
+                if f.winner is not None:
+                    cards = "  ".join(f"{s}:{CARD_NAMES[c]}" for s, c in f.table)
+                    self.lines.append(f"  Trick {f.trick_no:>2}: {cards:<{9 * len(f.table)}} -> {self.who(f.winner)}")
+            elif f.kind == "end" and f.winner is None and number > len(r.hands):
+                if not shown_hands and any(f.hands):
+                    self.hands("when the match ended", f)
+                if f.table:
+                    cards = "  ".join(f"{s}:{CARD_NAMES[c]}" for s, c in f.table)
+                    self.lines.append(f"  Trick {f.trick_no + 1:>2}: {cards}  (not finished)")
+            if k:
                 self.faults_at(start + k)
-            if f.kind == "end" and f.table and f.winner is None:
-                cards = "  ".join(f"{s}:{CARD_NAMES[c]}" for s, c in f.table)
-                self.lines.append(f"  Trick {f.trick_no + 1:>2}: {cards}  (not finished)")
         if number <= len(r.hands):
             res = r.hands[number - 1]
             self.lines.append(f"  Tricks won: {' '.join(map(str, res.tricks))} · points "
