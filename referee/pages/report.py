@@ -58,6 +58,26 @@ def _table_html(title: str, head: Sequence[str], rows: Sequence[Sequence[str]], 
             f'id="{key}"><thead><tr>{ths}</tr></thead><tbody>{body}</tbody></table></div></section>')
 
 
+def _chart(W: int, H: int, L: int, R: int, lo: float, hi: float,
+           label: str) -> tuple[Callable[[float], float], list[str]]:
+    """An SVG chart's opening with a horizontal value axis from ``lo`` to ``hi``
+    (grid lines, ticks, zero line): the x mapping and the parts so far."""
+
+    def x(v: float) -> float:
+        return L + (W - L - R) * (v - lo) / (hi - lo)
+
+    out = [f'<svg class="chart" viewBox="0 0 {W} {H}" role="img" aria-label="{_e(label)}">']
+    step = next(s for s in (50, 100, 200, 250, 500, 1000, 2000, 5000, 10000, 10 ** 9) if (hi - lo) / s <= 8)
+    v = (int(lo) // step) * step
+    while v <= hi:
+        if v >= lo:
+            out.append(f'<line class="grid" x1="{x(v):.1f}" x2="{x(v):.1f}" y1="8" y2="{H - 20}"/>'
+                       f'<text class="tick" x="{x(v):.1f}" y="{H - 6}" text-anchor="middle">{v:+d}</text>')
+        v += step
+    out.append(f'<line class="axis" x1="{x(0):.1f}" x2="{x(0):.1f}" y1="8" y2="{H - 20}"/>')
+    return x, out
+
+
 def _ratings_svg(report: StandingsReport) -> str:
     rows = [r for r in report.bots if r["elo"] is not None]
     if not rows:
@@ -67,19 +87,7 @@ def _ratings_svg(report: StandingsReport) -> str:
     lo, hi = min(lo, -50.0), max(hi, 50.0)
     W, L, R, row_h = 760, 170, 110, 30
     H = 30 + row_h * len(rows)
-
-    def x(v: float) -> float:
-        return L + (W - L - R) * (v - lo) / (hi - lo)
-
-    out = [f'<svg class="chart" viewBox="0 0 {W} {H}" role="img" aria-label="Elo ratings with 95% intervals">']
-    step = 100 if hi - lo > 400 else 50
-    v = (int(lo) // step) * step
-    while v <= hi:
-        if v >= lo:
-            out.append(f'<line class="grid" x1="{x(v):.1f}" x2="{x(v):.1f}" y1="10" y2="{H - 18}"/>'
-                       f'<text class="tick" x="{x(v):.1f}" y="{H - 4}" text-anchor="middle">{v:+d}</text>')
-        v += step
-    out.append(f'<line class="axis" x1="{x(0):.1f}" x2="{x(0):.1f}" y1="10" y2="{H - 18}"/>')
+    x, out = _chart(W, H, L, R, lo, hi, "Elo ratings with 95% intervals")
     for i, r in enumerate(rows):
         y = 25 + i * row_h
         err = r["elo_error95"] or 0
@@ -141,20 +149,7 @@ def _margins_svg(recs: Sequence[MatchRecord]) -> str:
     lo, hi = min(min(allm), -100), max(max(allm), 100)
     W, L, R, row_h = 720, 230, 20, 34
     H = 36 + row_h * len(pairs)
-
-    def x(v: float) -> float:
-        return L + (W - L - R) * (v - lo) / (hi - lo)
-
-    out = [f'<svg class="chart" viewBox="0 0 {W} {H}" role="img" aria-label="score margin per pairing">']
-    span = hi - lo
-    step = next(s for s in (50, 100, 200, 250, 500, 1000, 2000, 5000, 10000, 10 ** 9) if span / s <= 8)
-    v = (int(lo) // step) * step
-    while v <= hi:
-        if v >= lo:
-            out.append(f'<line class="grid" x1="{x(v):.1f}" x2="{x(v):.1f}" y1="8" y2="{H - 20}"/>'
-                       f'<text class="tick" x="{x(v):.1f}" y="{H - 6}" text-anchor="middle">{v:+d}</text>')
-        v += step
-    out.append(f'<line class="axis" x1="{x(0):.1f}" x2="{x(0):.1f}" y1="8" y2="{H - 20}"/>')
+    x, out = _chart(W, H, L, R, lo, hi, "score margin per pairing")
     for i, ((a, b), results) in enumerate(pairs):
         y = 24 + i * row_h
         ms = [m for m, _ in results]

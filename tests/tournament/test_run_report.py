@@ -3,35 +3,15 @@
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
-
-ROOT = Path(__file__).resolve().parents[2]
-PY = sys.executable
-
-
-def spades(*args: str) -> subprocess.CompletedProcess[str]:
-    env = dict(os.environ, PYTHONPATH=str(ROOT))
-    return subprocess.run([PY, "-m", "referee.cli", *args], cwd=ROOT, env=env, capture_output=True, text=True,
-                          timeout=120)
+from test_tournament import spades, tiny
 
 
 @pytest.mark.parametrize("no_report", [False, True])
 def test_run_writes_the_report_unless_told_not_to(tmp_path: Path, no_report: bool) -> None:
-    cfg = tmp_path / "t.yaml"
-    cfg.write_text(f"""
-variant: two-player
-matches_per_pairing: 2
-rules: {{target: 60}}
-output: out
-bots:
-  - {{name: h, command: [{PY}, {ROOT}/bots/heuristic_bot.py]}}
-  - {{name: r, command: [{PY}, {ROOT}/bots/random_bot.py]}}
-""")
+    cfg = tiny(tmp_path)
     run = spades("run", str(cfg), *(["--no-report"] if no_report else []))
     assert run.returncode == 0, run.stderr
     report = tmp_path / "out" / "report.html"
