@@ -90,6 +90,16 @@ def test_the_score_charts_last_point_is_the_records_score(page: Any, results: Pa
         page.goto(replay_url(results, match_id))
         last = page.get_attribute("#score-chart svg", "data-last")
         assert [int(v) for v in last.split(",")] == record_of(results, match_id).score
+        # The last point drawn for each side is that score, at the end of its line.
+        drawn = page.evaluate("""() => ['circle.p0', 'rect.p1'].map((sel, side) => {
+            const pts = document.querySelectorAll('#score-chart ' + sel), p = pts[pts.length - 1];
+            const line = document.querySelector('#score-chart polyline.l' + side).points;
+            const end = line.getItem(line.numberOfItems - 1);
+            const box = p.getBBox();
+            return [Number(p.dataset.value), Math.abs(box.x + box.width / 2 - end.x) < 0.5
+                    && Math.abs(box.y + box.height / 2 - end.y) < 0.5];
+        })""")
+        assert drawn == [[s, True] for s in record_of(results, match_id).score]
 
 
 def test_keyboard_and_slider_move_as_they_should(page: Any, results: Path) -> None:

@@ -224,7 +224,11 @@
     const done = D.hands.filter((h) => h[key]);
     const W = 640, H = opts.height, L = 52, R = 14, T = 12, B = 26;
     const series = [0, 1].map((side) => [opts.start].concat(done.map((h) => h[key][side])));
-    const all = series[0].concat(series[1]).concat(opts.lines.map((l) => l.y)).concat([0]);
+    // A reference line (the target, the bag limit) far beyond the data would flatten it: left out then.
+    const data = series[0].concat(series[1]).concat([0]);
+    const dMin = Math.min(...data), dMax = Math.max(...data);
+    const lines = opts.lines.filter((l) => l.y <= dMax + 0.5 * (dMax - dMin + 1) && l.y >= dMin - 0.5 * (dMax - dMin + 1));
+    const all = data.concat(lines.map((l) => l.y));
     let lo = Math.min(...all), hi = Math.max(...all);
     if (hi === lo) hi = lo + 1;
     const pad = (hi - lo) * 0.06;
@@ -238,13 +242,13 @@
     }
     const every = Math.max(1, Math.ceil(n / 12));
     for (let k = 0; k <= n; k += every) svg += `<text class="tick" x="${X(k)}" y="${H - 8}" text-anchor="middle">${k}</text>`;
-    for (const l of opts.lines) svg += `<line class="target" x1="${L}" x2="${W - R}" y1="${Y(l.y)}" y2="${Y(l.y)}"><title>${l.title}</title></line>`;
+    for (const l of lines) svg += `<line class="target" x1="${L}" x2="${W - R}" y1="${Y(l.y)}" y2="${Y(l.y)}"><title>${l.title}</title></line>`;
     svg += `<line class="axis" x1="${L}" x2="${W - R}" y1="${Y(0)}" y2="${Y(0)}"/>`;
     svg += `<line class="now" id="${el.id}-now" x1="0" x2="0" y1="${T}" y2="${H - B}"/>`;
     series.forEach((pts, side) => {
       svg += `<polyline class="l${side}" points="${pts.map((v, k) => X(k) + "," + Y(v)).join(" ")}"/>`;
       pts.forEach((v, k) => {
-        if (k === 0) return;
+        if (k === 0 || (n > 40 && k !== pts.length - 1)) return; // many hands: the line alone, and its last point
         const title = `<title>hand ${k}: ${esc(sideName(side))} ${v}</title>`;
         svg += side === 0 ? `<circle class="p0 pt" cx="${X(k)}" cy="${Y(v)}" r="3.4" data-hand="${k}" data-value="${v}">${title}</circle>`
           : `<rect class="p1 pt" x="${X(k) - 3.2}" y="${Y(v) - 3.2}" width="6.4" height="6.4" data-hand="${k}" data-value="${v}">${title}</rect>`;
