@@ -4,6 +4,7 @@ Sub-commands: ``match`` (one match), ``check-bot`` (protocol compliance of a
 bot), ``run`` (a tournament from a YAML config), ``standings`` (tables from a
 results folder), ``human`` (the text adapter a person plays through) and
 ``play`` (sit down at a table with bots).
+``replay``, ``report`` and ``show`` (seeing the games) are in :mod:`referee.cli.pages`.
 """
 
 from __future__ import annotations

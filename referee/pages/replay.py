@@ -279,7 +279,9 @@ class _Replayer:
         seat, phase = prev.turn, prev.phase
         ended = len(new.history) > len(prev.history)
         table: tuple[tuple[int, int], ...] = ()
-        winner, trick_no, extra = None, 0, None
+        winner: int | None = None
+        trick_no = 0
+        extra: Any = None
         if phase is Phase.PLAY:
             assert isinstance(action, int)
             hands = tuple(h & ~(1 << action) if s == seat else h for s, h in enumerate(prev.hands))

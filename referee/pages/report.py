@@ -205,7 +205,7 @@ def _matches_html(recs: Sequence[MatchRecord], link: Callable[[MatchRecord], str
     hint = ("" if all(link(r) for r in recs) else
             f'<p class="muted">Replay pages are written on demand: <code>spades report {_e(str(folder))} --replays'
             '</code> writes every one; <code>spades replay RESULTS MATCH</code> one.</p>')
-    return (f'<div class="scroll"><table class="data sortable" id="matches"><thead><tr>'
+    return ('<div class="scroll"><table class="data sortable" id="matches"><thead><tr>'
             + "".join(f'<th data-col="{i}" tabindex="0">{h}</th>' for i, h in enumerate(
                 ["Match", "Side 0", "Side 1", "Score 0", "Score 1", "Winner", "Ended by", "Hands", "Faults"]))
             + f'</tr></thead><tbody>{"".join(rows)}</tbody></table></div>{hint}')

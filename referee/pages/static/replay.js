@@ -236,7 +236,7 @@
     const n = Math.max(done.length, 1);
     const X = (k) => L + (W - L - R) * k / n, Y = (v) => T + (H - T - B) * (hi - v) / (hi - lo);
     let svg = `<svg class="chart" viewBox="0 0 ${W} ${H}" role="img" aria-label="${opts.label}" data-last="${series.map((s) => s[s.length - 1]).join(",")}">`;
-    const step = niceStep((hi - lo) / 4);
+    const step = niceStep((hi - lo) / 5);
     for (let v = Math.ceil(lo / step) * step; v <= hi; v += step) {
       svg += `<line class="grid" x1="${L}" x2="${W - R}" y1="${Y(v)}" y2="${Y(v)}"/><text class="tick" x="${L - 6}" y="${Y(v) + 4}" text-anchor="end">${Math.round(v)}</text>`;
     }
