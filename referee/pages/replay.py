@@ -67,6 +67,7 @@ class Frame:
     hand_over: bool  # this step finished the hand (its score is known)
     extra: Any = None  # keep: [card seen, other card]; discard: cards received; pass: the receiving seat
     line: int = -1  # index of the last transcript line this step accounts for
+    looked: int = -1  # bit per seat: it has seen its cards (a partnership seat offered Blind Nil has not yet)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -273,7 +274,7 @@ class _Replayer:
     def _deal_frame(self, st: State, line: int) -> None:
         self.hand_frames.append(len(self.frames))
         self.frames.append(Frame(st.hand_no, "deal", None, None, st.hands, (), None, 0, st.bids, st.blind,
-                                 st.tricks, None, False, None, line))
+                                 st.tricks, None, False, None, line, _looked(st)))
 
     def _step_frame(self, prev: State, action: Action, new: State, ms: float | None, line: int) -> None:
         seat, phase = prev.turn, prev.phase
@@ -301,7 +302,7 @@ class _Replayer:
         won = new.history[-1].tricks if ended else new.tricks
         shown = list(action) if isinstance(action, tuple) else action
         self.frames.append(Frame(prev.hand_no, phase.value, seat, shown, hands, table, winner, trick_no, src.bids,
-                                 src.blind, won, ms, ended, extra, line))
+                                 src.blind, won, ms, ended, extra, line, _looked(src)))
 
     def _end_frame(self, st: State, line: int) -> None:
         last = self.frames[-1] if self.frames else None
@@ -310,7 +311,7 @@ class _Replayer:
                                                    hand_over=False, extra=None, line=line))
             return
         self.frames.append(Frame(st.hand_no, "end", None, None, st.hands, st.trick, None, len(st.done),
-                                 st.bids, st.blind, st.tricks, None, False, None, line))
+                                 st.bids, st.blind, st.tricks, None, False, None, line, _looked(st)))
 
     def _forfeit(self, st: State) -> State:
         rec = self.record
@@ -372,6 +373,10 @@ class _Replayer:
             elif new.over:
                 self._end_frame(new, line)
         return st, self.frames, self.hand_frames
+
+
+def _looked(st: State) -> int:
+    return sum(1 << s for s, seen in enumerate(st.looked) if seen)
 
 
 def _cards(names: Iterable[str]) -> list[int]:

@@ -19,7 +19,7 @@ __all__ = ["FRAME_FIELDS", "page_data", "replay_html"]
 
 #: The positions of a frame's array in the page data.
 FRAME_FIELDS = ("hand", "kind", "seat", "action", "hands", "table", "winner", "trick", "bids", "blind", "won", "ms",
-                "hand_over", "extra")
+                "hand_over", "extra", "looked")
 
 
 def _frame(f: Frame) -> list[Any]:
@@ -27,7 +27,7 @@ def _frame(f: Frame) -> list[Any]:
     # operations stop at 32 bits) and 13 characters at most.
     return [f.hand, f.kind, f.seat, f.action, [format(h, "x") for h in f.hands], [list(p) for p in f.table],
             f.winner, f.trick_no, list(f.bids), [int(b) for b in f.blind], list(f.won), f.ms, int(f.hand_over),
-            f.extra]
+            f.extra, f.looked]
 
 
 def page_data(replay: Replay) -> dict[str, Any]:

@@ -18,6 +18,7 @@ from pages_support import record_of, results, transcript_trick  # noqa: F401 (re
 
 from referee.cli.main import cli
 from referee.game.cards import CARD_NAMES
+from referee.pages.replay import build_replay
 
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
@@ -125,6 +126,17 @@ def test_keyboard_and_slider_move_as_they_should(page: Any, results: Path) -> No
     page.focus("#slider")
     page.keyboard.press("ArrowRight")
     assert frame() == 41 and page.input_value("#slider") == "41"
+    # A Blind Nil bidder, in its own view, has not seen its cards when it bids.
+    replay = build_replay(record_of(results, "p7"), results / "logs" / "p7.jsonl")
+    k, f = next((k, f) for k, f in enumerate(replay.frames) if f.kind == "blind_nil" and f.action
+                and None in f.bids)
+    page.select_option("#view", str(f.seat))
+    page.evaluate(f"window.replay.go({k})")
+    assert page.locator(f'[data-hand="{f.seat}"] .card[data-card]').count() == 0
+    assert "not looked at yet" in page.text_content(f'[data-hand="{f.seat}"]')
+    page.select_option("#view", "all")
+    page.evaluate("window.replay.go(41)")
+    page.focus("#slider")
     page.keyboard.press("v")  # one seat's view: only seat 0's cards are face up
     assert page.input_value("#view") == "0"
     assert page.locator('[data-hand="1"] .card[data-card]').count() == 0

@@ -104,3 +104,13 @@ def test_only_the_command_line_imports_the_pages() -> None:
                 [node.module or ""] if isinstance(node, ast.ImportFrom) else []
             users += [f"{path.name}: {n}" for n in names if n.startswith("referee.pages")]
     assert users == []
+
+
+def test_a_blind_nil_bidder_has_not_seen_its_cards_until_the_bidding_ends(results: Path) -> None:
+    replay = replay_of(results, "p7")
+    # (The last bidder's Blind Nil ends the bidding, and everybody picks up their cards at once.)
+    blind = [f for f in replay.frames if f.kind == "blind_nil" and f.action and None in f.bids]
+    assert blind, "the seeded match has a Blind Nil bid before the last bid"
+    for f in blind:
+        assert not f.looked >> f.seat & 1
+    assert all(f.looked == 0b1111 for f in replay.frames if f.kind == "play")

@@ -84,9 +84,11 @@
     let out = "";
     for (let s = 0; s < N; s++) {
       const cards = cardsOf(f[F.hands][s]);
-      const cardsHtml = visible(s) ? handHtml(cards)
+      // In one seat's view, a seat that has not looked at its cards yet (offered Blind Nil) sees backs too.
+      const seen = state.view === "all" || (f[F.looked] >> s) & 1;
+      const cardsHtml = visible(s) && seen ? handHtml(cards)
         : cards.map(() => `<span class="card back" aria-hidden="true"></span>`).slice(0, 13).join("") +
-          `<span class="count">${cards.length} card${cards.length === 1 ? "" : "s"}</span>`;
+          `<span class="count">${cards.length} card${cards.length === 1 ? "" : "s"}${visible(s) ? ", not looked at yet" : ""}</span>`;
       out += `<div class="seat pos-${posOf(s)}${turn === s ? " turn" : ""}" data-seat="${s}">` +
         `<div class="plate"><span class="name">${seatName(s)}</span>` +
         `<span class="tag side${sideOf(s)}">seat ${s}${TWO ? "" : " · " + (sideOf(s) ? "B" : "A")}</span>` +
