@@ -76,6 +76,7 @@ class FaultAt:
 
     fault: Fault
     frame: int
+    told: str | None = None  # the error message the referee sent the bot, when it could still be told
 
 
 @dataclasses.dataclass
@@ -133,6 +134,7 @@ class _Transcript:
     requests: list[list[tuple[int, float, int, str]]]  # per seat: (line index, t, id, type)
     answers: dict[tuple[int, int], float]  # (seat, id) -> time of the first answer with that id
     notes: list[int]  # line indexes of the referee's notes (one per fault)
+    errors: list[list[tuple[int, str]]] = dataclasses.field(default_factory=list)  # per seat: (line, message)
 
 
 def read_transcript(path: Path, nseats: int) -> list[dict[str, Any]]:
@@ -159,7 +161,7 @@ def read_transcript(path: Path, nseats: int) -> list[dict[str, Any]]:
 
 
 def _index(lines: Sequence[dict[str, Any]], nseats: int) -> _Transcript:
-    tr = _Transcript([[] for _ in range(nseats)], [[] for _ in range(nseats)], {}, [])
+    tr = _Transcript([[] for _ in range(nseats)], [[] for _ in range(nseats)], {}, [], [[] for _ in range(nseats)])
     for i, obj in enumerate(lines):
         if "note" in obj:
             tr.notes.append(i)
@@ -174,6 +176,8 @@ def _index(lines: Sequence[dict[str, Any]], nseats: int) -> _Transcript:
             kind = msg.get("type")
             if kind in _EVENT_TYPES and "id" not in msg:
                 tr.streams[seat].append((i, msg))
+            elif kind == "error" and isinstance(msg.get("message"), str):
+                tr.errors[seat].append((i, msg["message"]))
             elif isinstance(rid, int) and rid > 0 and t is not None and isinstance(kind, str):
                 tr.requests[seat].append((i, t, rid, kind))
         elif obj.get("dir") == "in" and isinstance(rid, int) and not isinstance(rid, bool) and t is not None:
@@ -387,15 +391,21 @@ def _bits(mask: int) -> list[int]:
     return [c for c in range(52) if mask >> c & 1]
 
 
-def _place_faults(record: MatchRecord, frames: Sequence[Frame], notes: Sequence[int]) -> list[FaultAt]:
-    """Each fault at the first frame after the referee's note of it (the faults and notes come in one order)."""
+def _place_faults(record: MatchRecord, frames: Sequence[Frame], tr: _Transcript) -> list[FaultAt]:
+    """Each fault at the first frame after the referee's note of it (the faults and notes come in one
+    order), with the error the referee then sent the bot (before the next note)."""
+    notes = tr.notes
     placed = []
     for i, fault in enumerate(record.faults):
+        told = None
         if len(notes) == len(record.faults):
             frame = next((k for k, f in enumerate(frames) if f.line > notes[i]), len(frames) - 1)
+            until = notes[i + 1] if i + 1 < len(notes) else float("inf")
+            errors = tr.errors[fault.seat] if 0 <= fault.seat < len(tr.errors) else []
+            told = next((m for line, m in errors if notes[i] < line < until), None)
         else:  # a transcript without its notes: the start of the fault's hand
             frame = next((k for k, f in enumerate(frames) if f.hand >= fault.hand), len(frames) - 1)
-        placed.append(FaultAt(fault, max(frame, 0)))
+        placed.append(FaultAt(fault, max(frame, 0), told))
     return placed
 
 
@@ -414,4 +424,4 @@ def build_replay(record: MatchRecord, transcript: Path) -> Replay:
         raise ReplayError(f"the transcript {transcript} replays to a different result than the record of match "
                           f"{record.match!r} from hand {bad + 1} on (record: {len(record.hands)} hands, score "
                           f"{record.score}; transcript: {len(got)} hands, score {list(final.score)})")
-    return Replay(record, frames, hands, hand_frames, _place_faults(record, frames, tr.notes))
+    return Replay(record, frames, hands, hand_frames, _place_faults(record, frames, tr))

@@ -52,7 +52,7 @@ def page_data(replay: Replay) -> dict[str, Any]:
         "hands": hands,
         "frames": [_frame(f) for f in replay.frames],
         "faults": [{"seat": fa.fault.seat, "kind": fa.fault.kind.value, "summary": fa.fault.kind.summary,
-                    "detail": fa.fault.detail, "hand": fa.fault.hand, "frame": fa.frame} for fa in replay.faults],
+                    "detail": fa.fault.detail, "hand": fa.fault.hand, "frame": fa.frame, "told": fa.told} for fa in replay.faults],
     }
 
 

@@ -55,6 +55,8 @@ class _Writer:
             if fa.frame == index:
                 f = fa.fault
                 self.lines.append(f"  ! fault: {self.who(f.seat)} {f.kind.summary} ({f.kind.value}): {f.detail}")
+                if fa.told is not None:
+                    self.lines.append(f"    the referee told it: {fa.told}")
 
     def draw_text(self, f: Frame) -> str:
         if not self.sees(f.seat):  # type: ignore[arg-type]

@@ -51,6 +51,8 @@ def test_a_first_hand_forfeit_ends_at_the_fault(results: Path) -> None:
     [fault] = replay.faults
     assert fault.frame == len(replay.frames) - 1 and fault.fault.seat == 1
     assert "you do not hold that card" in fault.fault.detail
+    # The referee's own words to the bot, from the transcript's error line.
+    assert fault.told == f"illegal: {fault.fault.detail}; you forfeit the match"
 
 
 def test_decision_times_come_from_the_transcript(results: Path) -> None:

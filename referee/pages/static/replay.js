@@ -162,7 +162,10 @@
   function renderAction(i) {
     const f = fr(i);
     const ms = f[F.ms];
-    $("action").innerHTML = actionText(i) + (ms !== null ? ` <span class="ms">${ms.toFixed(1)} ms</span>` : "");
+    // Under "substitute" a faulted decision is the referee's fallback, not the bot's.
+    const substituted = f[F.kind] !== "end" && D.faults.some((x) => x.frame === i && x.seat === f[F.seat]);
+    $("action").innerHTML = actionText(i) + (substituted ? ` <span class="ms">(decided by the referee after the fault)</span>` : "") +
+      (ms !== null ? ` <span class="ms">${ms.toFixed(1)} ms</span>` : "");
   }
 
   function renderHandInfo(i) {
@@ -218,7 +221,8 @@
     const banner = $("fault-banner");
     banner.hidden = here.length === 0;
     banner.innerHTML = here.map((x) => `<div><strong>&#x26A0; Fault</strong> ${who(x.seat)} ${esc(x.summary)}: ` +
-      `<span class="detail">${esc(x.detail)}</span></div>`).join("");
+      `<span class="detail">${esc(x.detail)}</span>` +
+      (x.told ? `<div class="told">The referee told the bot: <code>${esc(x.told)}</code></div>` : "") + `</div>`).join("");
   }
 
   // ------------------------------------------------------------------ charts
@@ -310,7 +314,8 @@
       const f = fr(x.frame);
       const where = f[F.kind] === "play" ? `hand ${f[F.hand]}, trick ${f[F.trick]}` : `hand ${x.hand}`;
       return `<li><button data-fault="${k}">show</button> <b>${where}</b>: ${who(x.seat)} ${esc(x.summary)} ` +
-        `<span class="muted">(${esc(x.kind)})</span><div class="detail">${esc(x.detail)}</div></li>`;
+        `<span class="muted">(${esc(x.kind)})</span><div class="detail">${esc(x.detail)}</div>` +
+        (x.told ? `<div class="muted">told the bot: <code>${esc(x.told)}</code></div>` : "") + `</li>`;
     }).join("") + `</ol>`;
     $("faults").querySelectorAll("[data-fault]").forEach((b) => b.addEventListener("click", () => go(D.faults[Number(b.dataset.fault)].frame)));
   }
