@@ -58,49 +58,57 @@ def _table_html(title: str, head: Sequence[str], rows: Sequence[Sequence[str]], 
             f'id="{key}"><thead><tr>{ths}</tr></thead><tbody>{body}</tbody></table></div></section>')
 
 
-def _chart(W: int, H: int, L: int, R: int, lo: float, hi: float,
-           label: str) -> tuple[Callable[[float], float], list[str]]:
+def _chart(W: int, H: int, L: int, R: int, lo: float, hi: float, label: str, tick: str = "{:+d}",
+           ref: float = 0) -> tuple[Callable[[float], float], list[str]]:
     """An SVG chart's opening with a horizontal value axis from ``lo`` to ``hi``
-    (grid lines, ticks, zero line): the x mapping and the parts so far."""
+    (grid lines, ticks, a dashed line at ``ref``): the x mapping and the parts so far."""
 
     def x(v: float) -> float:
         return L + (W - L - R) * (v - lo) / (hi - lo)
 
     out = [f'<svg class="chart" viewBox="0 0 {W} {H}" role="img" aria-label="{_e(label)}">']
-    step = next(s for s in (50, 100, 200, 250, 500, 1000, 2000, 5000, 10000, 10 ** 9) if (hi - lo) / s <= 8)
+    step = next(s for s in (10, 20, 25, 50, 100, 200, 250, 500, 1000, 2000, 5000, 10000, 10 ** 9) if (hi - lo) / s <= 8)
     v = (int(lo) // step) * step
     while v <= hi:
         if v >= lo:
             out.append(f'<line class="grid" x1="{x(v):.1f}" x2="{x(v):.1f}" y1="8" y2="{H - 20}"/>'
-                       f'<text class="tick" x="{x(v):.1f}" y="{H - 6}" text-anchor="middle">{v:+d}</text>')
+                       f'<text class="tick" x="{x(v):.1f}" y="{H - 6}" text-anchor="middle">{tick.format(v)}</text>')
         v += step
-    out.append(f'<line class="axis" x1="{x(0):.1f}" x2="{x(0):.1f}" y1="8" y2="{H - 20}"/>')
+    out.append(f'<line class="axis" x1="{x(ref):.1f}" x2="{x(ref):.1f}" y1="8" y2="{H - 20}"/>')
     return x, out
 
 
+def _intervals_svg(items: Sequence[tuple[str, float, float, float, str]], lo: float, hi: float, label: str,
+                   tick: str = "{:+d}", ref: float = 0) -> str:
+    """One row per ``(name, value, low, high, text)``: the value as a dot, the interval as a bar."""
+    W, L, R, row_h = 760, 170, 110, 30
+    H = 30 + row_h * len(items)
+    x, out = _chart(W, H, L, R, lo, hi, label, tick, ref)
+    for i, (name, value, low, high, text) in enumerate(items):
+        y = 25 + i * row_h
+        out.append(f'<text x="{L - 10}" y="{y + 5}" text-anchor="end">{_e(name)}</text>'
+                   f'<line class="ci" x1="{x(low):.1f}" x2="{x(high):.1f}" y1="{y}" y2="{y}"/>'
+                   f'<line class="ci" x1="{x(low):.1f}" x2="{x(low):.1f}" y1="{y - 6}" y2="{y + 6}"/>'
+                   f'<line class="ci" x1="{x(high):.1f}" x2="{x(high):.1f}" y1="{y - 6}" y2="{y + 6}"/>'
+                   f'<circle class="pt" cx="{x(value):.1f}" cy="{y}" r="5"><title>{_e(name)}: {_e(text)}</title>'
+                   f'</circle><text class="tick" x="{x(high) + 6:.1f}" y="{y + 4}">{_e(text)}</text>')
+    out.append("</svg>")
+    return "".join(out)
+
+
 def _ratings_svg(report: StandingsReport) -> str:
+    """Elo with its 95% error, and win % with its 95% Wilson interval, per bot in rank order."""
     rows = [r for r in report.bots if r["elo"] is not None]
     if not rows:
         return '<p class="muted">No ratings yet: no match is finished.</p>'
-    lo = min(r["elo"] - (r["elo_error95"] or 0) for r in rows)
-    hi = max(r["elo"] + (r["elo_error95"] or 0) for r in rows)
-    lo, hi = min(lo, -50.0), max(hi, 50.0)
-    W, L, R, row_h = 760, 170, 110, 30
-    H = 30 + row_h * len(rows)
-    x, out = _chart(W, H, L, R, lo, hi, "Elo ratings with 95% intervals")
-    for i, r in enumerate(rows):
-        y = 25 + i * row_h
-        err = r["elo_error95"] or 0
-        out.append(f'<text x="{L - 10}" y="{y + 5}" text-anchor="end">{r["rank"]}. {_e(r["bot"])}</text>'
-                   f'<line class="ci" x1="{x(r["elo"] - err):.1f}" x2="{x(r["elo"] + err):.1f}" y1="{y}" y2="{y}"/>'
-                   f'<line class="ci" x1="{x(r["elo"] - err):.1f}" x2="{x(r["elo"] - err):.1f}" y1="{y - 6}" '
-                   f'y2="{y + 6}"/><line class="ci" x1="{x(r["elo"] + err):.1f}" x2="{x(r["elo"] + err):.1f}" '
-                   f'y1="{y - 6}" y2="{y + 6}"/><circle class="pt" cx="{x(r["elo"]):.1f}" cy="{y}" r="5">'
-                   f'<title>{_e(r["bot"])}: Elo {r["elo"]:+.0f} ± {err:.0f}</title></circle>'
-                   f'<text class="tick" x="{x(r["elo"] + err) + 6:.1f}" y="{y + 4}">{r["elo"]:+.0f} ± {err:.0f}'
-                   '</text>')
-    out.append("</svg>")
-    return "".join(out)
+    elo = [(f'{r["rank"]}. {r["bot"]}', r["elo"], r["elo"] - (r["elo_error95"] or 0),
+            r["elo"] + (r["elo_error95"] or 0), f'{r["elo"]:+.0f} ± {r["elo_error95"] or 0:.0f}') for r in rows]
+    lo, hi = min(min(e[2] for e in elo), -50.0), max(max(e[3] for e in elo), 50.0)
+    win = [(f'{r["rank"]}. {r["bot"]}', r["win_pct"], r["win_ci95"][0], r["win_ci95"][1],
+            f'{r["win_pct"]:.1f}% ({r["win_ci95"][0]:.0f}-{r["win_ci95"][1]:.0f})') for r in rows
+           if r["win_pct"] is not None]
+    return (f'<h3>Elo, ±95%</h3>{_intervals_svg(elo, lo, hi, "Elo ratings with 95% intervals")}'
+            f'<h3>Win %, 95% Wilson interval</h3>{_intervals_svg(win, 0, 100, "win percentages", "{:d}%", 50)}')
 
 
 def _grid_html(report: StandingsReport) -> str:
@@ -221,7 +229,7 @@ def report_html(folder: ResultsFolder, report: StandingsReport, recs: Sequence[M
     body = f"""<header class="top"><div><h1>{_e(report.title)}</h1>
 <p class="result">{played} matches · results in <code>{_e(folder.path.name)}</code></p></div></header>
 <main class="report">
-<section class="panel wide"><h2>Ratings (Elo, 95% interval)</h2>{_ratings_svg(report)}</section>
+<section class="panel wide"><h2>Ratings with their 95% intervals</h2>{_ratings_svg(report)}</section>
 {sections[0]}
 <section class="panel wide"><h2>Head to head</h2>{_grid_html(report)}</section>
 {"".join(sections[1:])}
