@@ -100,3 +100,23 @@ def results(tmp_path_factory: pytest.TempPathFactory) -> Path:
     play(folder, "long", seed=21, names=["alpha", "beta", "alpha", "beta"],
          rules={"target": 100000, "max_hands": 100})
     return folder
+
+
+def transcript_hand_after(folder: Path, match_id: str, seat: int, hand: int, trick: int) -> list[str]:
+    """The cards ``seat`` held after trick ``trick`` of hand ``hand``, from what the referee told it:
+    its last ``hand`` message of that hand minus the cards it then played."""
+    current, tricks, held, played = 0, 0, [], []
+    for msg in sent_to(folder, match_id, seat):
+        if msg["type"] == "hand_start":
+            if current == hand:
+                break
+            current, tricks, held, played = msg["hand"], 0, [], []
+        elif current != hand or tricks >= trick:
+            continue
+        elif msg["type"] == "hand":
+            held = list(msg["cards"])
+        elif msg["type"] == "played" and msg["seat"] == seat:
+            played.append(msg["card"])
+        elif msg["type"] == "trick":
+            tricks += 1
+    return sorted(c for c in held if c not in played)

@@ -14,7 +14,7 @@ from typing import Any, Iterator
 
 import pytest
 from click.testing import CliRunner
-from pages_support import record_of, results, transcript_trick  # noqa: F401 (results: a fixture)
+from pages_support import record_of, results, transcript_hand_after, transcript_trick  # noqa: F401 (results: a fixture)
 
 from referee.cli.main import cli
 from referee.game.cards import CARD_NAMES
@@ -78,6 +78,9 @@ def test_hand_two_trick_five_shows_the_transcripts_cards(page: Any, results: Pat
                                                       "Number(e.querySelector('.card').dataset.card)])")
     assert [[s, CARD_NAMES[c]] for s, c in slots] == want
     assert page.text_content("#position").startswith("Hand 2 · trick 5, card 4")
+    # Every seat's hand shown is what the referee told it it held, less what it has played.
+    for seat in range(4):
+        assert sorted(shown_cards(page, f'[data-hand="{seat}"]')) == transcript_hand_after(results, "p7", seat, 2, 5)
     # The permalink names the place, and opening it shows the same cards.
     assert page.evaluate("location.hash") == "#hand=2&trick=5"
     page.goto(replay_url(results, "p7", "#hand=2&trick=5"))
