@@ -1,8 +1,8 @@
 """The package's layers: imports run one way only, and the rules core does no I/O.
 
 Layers, bottom to top: ``game`` (pure rules) <- ``seat`` (one bot) <- ``match``
-(one match) <- ``tournament`` (many matches) <- faces (``human``, then
-``cli``, which assembles every command). A module may import its own layer
+(one match) <- ``tournament`` (many matches) <- faces (``human`` and
+``pages``, then ``cli``, which assembles every command). A module may import its own layer
 and the layers below it, never one above. Every import counts: at module
 level, inside functions (where a loop likes to hide) and under
 ``TYPE_CHECKING``. The module graph has no cycles at all.
@@ -22,8 +22,8 @@ ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = ROOT / "referee"
 
 #: Layer of each top-level part of the package (``referee.<part>``).
-LAYERS = {"game": 0, "seat": 1, "match": 2, "tournament": 3, "human": 4, "cli": 5}
-LAYER_NAMES = {v: k for k, v in LAYERS.items()}
+LAYERS = {"game": 0, "seat": 1, "match": 2, "tournament": 3, "human": 4, "pages": 4, "cli": 5}
+LAYER_NAMES = {v: k for k, v in LAYERS.items()} | {4: "human or pages"}  # two faces share a layer
 
 
 def module_name(path: Path, root: Path) -> str:

@@ -4,6 +4,7 @@ Sub-commands: ``match`` (one match), ``check-bot`` (protocol compliance of a
 bot), ``run`` (a tournament from a YAML config), ``standings`` (tables from a
 results folder), ``human`` (the text adapter a person plays through) and
 ``play`` (sit down at a table with bots).
+``replay``, ``report`` and ``show`` (seeing the games) are in :mod:`referee.cli.pages`.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ import click
 import yaml
 
 from referee.cli.checkbot import check_bot_command
+from referee.cli.pages import replay_command, report_command, show_command
 from referee.cli.tournament import run_command, standings_command
 from referee.game.rules import RuleError, Rules, Variant
 from referee.human.command import human_command
@@ -141,6 +143,9 @@ cli.add_command(run_command, "run")
 cli.add_command(standings_command, "standings")
 cli.add_command(human_command, "human")
 cli.add_command(play_command, "play")
+cli.add_command(replay_command, "replay")
+cli.add_command(report_command, "report")
+cli.add_command(show_command, "show")
 
 
 def main() -> None:

@@ -15,6 +15,7 @@ from pathlib import Path
 
 import click
 
+from referee.pages.report import write_report
 from referee.tournament.config import ConfigError, load_config, shown_path as _shown
 from referee.tournament.results import ResultsError, ResultsFolder, standings_from_folder
 from referee.tournament.runner import Tournament
@@ -44,8 +45,9 @@ def _err(text: str) -> None:
 @click.option("--format", "fmt", type=click.Choice(FORMATS), default="table", show_default=True,
               help="Format of the standings printed at the end (and of standings.txt).")
 @click.option("--quiet", "-q", is_flag=True, help="No progress or messages on stderr; print only the standings.")
+@click.option("--no-report", is_flag=True, help="Do not write the HTML report (report.html) at the end.")
 def run_command(config_file: Path, concurrency: int | None, output: Path | None, fresh: bool, fmt: str,
-                quiet: bool) -> None:
+                quiet: bool, no_report: bool) -> None:
     """Play a tournament from a YAML config and print the standings.
 
     Re-running the same command resumes: finished matches (in
@@ -98,6 +100,14 @@ def run_command(config_file: Path, concurrency: int | None, output: Path | None,
     if not quiet:
         _err(f"{outcome.played} match(es) played in {outcome.seconds:.1f} s; results in {folder} "
              "(standings.txt, matches.jsonl, logs/).")
+    if not no_report:
+        try:
+            report = write_report(ResultsFolder(outcome.folder)).path
+        except OSError as exc:  # the results are saved already; only the page is missing
+            _err(f"warning: could not write the report: {exc}; `spades report {shlex.quote(folder)}` retries")
+        else:
+            if not quiet:
+                _err(f"Report: {_shown(report)} (with every replay: `spades report {shlex.quote(folder)} --replays`)")
 
 
 @click.command("standings")

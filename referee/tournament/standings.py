@@ -46,7 +46,7 @@ from referee.game.scoring import score_hand, side_seats
 from referee.seat.faults import FaultKind
 from referee.tournament.ratings import fit_elo, wilson
 
-__all__ = ["StandingsBuilder", "StandingsReport", "BotStats", "FORMATS", "render"]
+__all__ = ["StandingsBuilder", "StandingsReport", "BotStats", "FORMATS", "render", "tables", "notes"]
 
 FORMATS = ("table", "markdown", "csv", "json")
 
@@ -482,6 +482,21 @@ def _heading(report: StandingsReport) -> str:
     return f"{report.title}: {played} matches"
 
 
+def tables(report: StandingsReport) -> list[tuple[str, tuple[list[str], list[list[str]]]]]:
+    """Every table the standings print, as ``(title, (header, rows))``: the text
+    formats and the HTML report render these same cells."""
+    sections = [("Standings", _main_table(report)), ("Spades statistics", _spades_table(report)),
+                ("Head to head (row vs column)", _cross_table(report))]
+    if report.twins:
+        sections.append(("Twin pairs (same deals, seats swapped)", _twin_table(report)))
+    return sections
+
+
+def notes(report: StandingsReport) -> list[str]:
+    """The notes printed under the tables."""
+    return list(_NOTES) + ([_TWIN_NOTE] if report.twins else [])
+
+
 def render(report: StandingsReport, fmt: str = "table") -> str:
     """The standings as text: ``table`` (terminal), ``markdown``, ``csv`` or ``json``."""
     if fmt == "json":
@@ -491,10 +506,7 @@ def render(report: StandingsReport, fmt: str = "table") -> str:
     if fmt not in ("table", "markdown"):
         raise ValueError(f"unknown format {fmt!r}: expected one of {', '.join(FORMATS)}")
     tablefmt = "github" if fmt == "markdown" else "simple"
-    sections = [("Standings", _main_table(report)), ("Spades statistics", _spades_table(report)),
-                ("Head to head (row vs column)", _cross_table(report))]
-    if report.twins:
-        sections.append(("Twin pairs (same deals, seats swapped)", _twin_table(report)))
+    sections = tables(report)
     out = [f"# {_heading(report)}" if fmt == "markdown" else _heading(report), ""]
     for title, (head, rows) in sections:
         out.append(f"## {title}" if fmt == "markdown" else title)
@@ -503,8 +515,7 @@ def render(report: StandingsReport, fmt: str = "table") -> str:
         out.append(tabulate(rows, headers=head, tablefmt=tablefmt, disable_numparse=True,
                             colalign=("left",) * len(head)))
         out.append("")
-    notes = list(_NOTES) + ([_TWIN_NOTE] if report.twins else [])
-    out.extend(("- " + n) if fmt == "markdown" else n for n in notes)
+    out.extend(("- " + n) if fmt == "markdown" else n for n in notes(report))
     return "\n".join(out) + "\n"
 
 
