@@ -29,8 +29,10 @@ import secrets
 from pathlib import Path
 from typing import Any, Mapping
 
+from referee.game.deals import DealSource, keyed_deals, seeded_deals
+
 __all__ = ["SECRET_FILE", "CHECK_FIELD", "SecretError", "load_secret", "create_secret", "deal_key", "sign",
-           "check_of", "verify"]
+           "check_of", "verify", "record_deal_source"]
 
 SECRET_FILE = "secret"
 CHECK_FIELD = "check"
@@ -113,3 +115,27 @@ def verify(secret: bytes, record: Mapping[str, Any]) -> bool:
     except (TypeError, ValueError):  # a value JSON cannot hold canonically (NaN): not ours
         return False
     return hmac.compare_digest(claimed.encode("utf-8", "replace"), expected.encode("ascii"))
+
+
+def record_deal_source(record: Mapping[str, Any], secret: bytes | None) -> DealSource:
+    """The deals a record's match was played on, for the operator (``spades deal``).
+
+    A record states where its deals came from (``deals``): ``"secret"``, its
+    seed and the folder's secret; ``"seed"`` (``spades match --seed``, and
+    records from before this field), its seed alone. Raises ``ValueError``
+    saying why when they cannot be recovered.
+    """
+    seed = record.get("seed")
+    if isinstance(seed, bool) or not isinstance(seed, int):
+        raise ValueError(f"the record has no integer seed, got: {seed!r}")
+    source = record.get("deals", "seed")
+    if source == "seed":
+        return seeded_deals(seed)
+    if source == "secret":
+        if secret is None:
+            raise ValueError("its deals come from the results folder's secret, and the folder has no secret file")
+        return keyed_deals(deal_key(secret, seed))
+    if source == "injected":
+        raise ValueError("its deals were given to the match by the program that ran it (check-bot, a test), "
+                         "not dealt from a seed")
+    raise ValueError(f"unknown deal source {source!r} (expected \"secret\" or \"seed\")")
