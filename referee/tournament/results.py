@@ -197,7 +197,8 @@ class ResultsFolder:
             raise ResultsError(f"output {shown_path(self.path)} exists and is not a folder")
         if self.path.is_dir():
             try:
-                entries = [p.name for p in self.path.iterdir() if p.name != ".lock"]
+                # A lone secret is a folder made ready to deal the cards of another (copied secret).
+                entries = [p.name for p in self.path.iterdir() if p.name not in (".lock", integrity.SECRET_FILE)]
             except OSError as exc:
                 raise ResultsError(f"cannot read the output folder {shown_path(self.path)}: {exc.strerror}") from None
             if entries and not self.is_results_folder():

@@ -7,8 +7,10 @@ records it can read. A candidate whose deal gives this bot exactly the hand
 it was dealt is taken as the real one, and its other hands are claimed.
 
 Claims go to ``$SPY_OUT`` (JSON lines): ``{"hand", "seat", "cards", "from"}``,
-plus one ``{"tried": n, "sources": [...]}`` line, so the test can see the spy
-really looked.
+plus one ``{"match", "tried": n, "sources": [...], "logs": [...]}`` line, so the
+test can see the spy really looked (``logs``: the transcripts it could see in
+the results folder's ``logs/``, where a twin's first leg would give away the
+second's cards).
 """
 
 from __future__ import annotations
@@ -86,8 +88,11 @@ def on_message(msg: Message) -> None:
     if msg["type"] == "hello":
         hello = msg
         gather(msg)
+        results = os.environ.get("SPY_RESULTS")
+        logs = sorted(os.listdir(Path(results) / "logs")) if results and (Path(results) / "logs").is_dir() else []
         with out_path.open("a") as fh:
-            fh.write(json.dumps({"tried": len(candidates), "sources": sorted(set(candidates.values()))}) + "\n")
+            fh.write(json.dumps({"match": msg["match"], "tried": len(candidates),
+                                 "sources": sorted(set(candidates.values())), "logs": logs}) + "\n")
     elif msg["type"] == "hand_start":
         hand_no, dealer = msg["hand"], msg["dealer"]
     elif msg["type"] == "hand":
