@@ -307,8 +307,11 @@ class ResultsFolder:
             who = f" (pid {holder})" if holder else ""
             raise ResultsError(f"another `spades run`{who} is using {shown_path(self.path)}; wait for it to finish "
                                "or stop it first") from None
-        os.ftruncate(fd, 0)
-        os.pwrite(fd, f"{os.getpid()}\n".encode(), 0)
+        try:
+            os.ftruncate(fd, 0)
+            os.pwrite(fd, f"{os.getpid()}\n".encode(), 0)
+        except OSError:  # a full disk: the pid is only shown to a second run; the lock itself holds
+            pass
         self._lock_fd = fd
 
     def unlock(self) -> None:
