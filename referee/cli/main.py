@@ -141,9 +141,10 @@ def match_command(variant: str, bots: tuple[str, ...], names: tuple[str, ...], s
             folder.append_record(record.to_dict())
     except (LogWriteError, ResultsError) as exc:
         raise click.ClickException(str(exc)) from None
-    except OSError as exc:  # the record could not be written (a full disk): say so, no traceback
-        raise click.ClickException(f"cannot write the record to {folder.matches_path if folder else '?'}: "
-                                   f"{exc.strerror or exc}; the match was not recorded") from None
+    except OSError as exc:  # a log or the record could not be written (a full disk): say so, no traceback
+        where = exc.filename or (folder.matches_path if folder is not None else "a match log")
+        raise click.ClickException(f"cannot write {where}: {exc.strerror or exc}; the match was not recorded") \
+            from None
     if as_json:
         click.echo(record.to_json())
     elif quiet:

@@ -73,6 +73,11 @@ def test_forged_records_are_refused_by_line_and_the_real_ones_count(tmp_path: Pa
         if r["winner"] is not None:
             real_wins[r["bots"][r["winner"]]] += 1
     assert wins == real_wins
+    # The operator's `spades deal` reads through the same checks: a forged record is never dealt.
+    deal = spades("deal", str(out), "999-unscheduled-1")
+    assert deal.returncode == 2 and "no good record of match '999-unscheduled-1'" in deal.stderr
+    assert f"refused: {FORGED}" in deal.stderr
+    assert spades("deal", str(out), real[0]["match"]).returncode == 0
 
     # Resume: as if the run had stopped before the last real record was written.
     kept = [line for line in (out / "matches.jsonl").read_text().splitlines(keepends=True)
