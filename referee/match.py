@@ -552,7 +552,6 @@ class _Runner:
             return
         self.request_id += 1
         rid = self._last_id = self.request_id
-        phase = st.phase
         sent = None
         try:
             transport = seat.transport
