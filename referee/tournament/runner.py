@@ -353,6 +353,8 @@ class Tournament:
                 continue
             self._warned.add(name)
             log = self.folder.stderr_log(record["match"], seat)
+            if record["match"] in self._staged:  # a twin leg's log stays private until its twin is played
+                log = self.folder.staging / log.name
             self._message(f"warning: bot {name!r} {FaultKind(kind).summary} in match {record['match']}: "
                           f"{fault.get('detail')} (its stderr: {shown_path(log)}); the match is recorded as a forfeit")
 
