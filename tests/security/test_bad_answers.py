@@ -110,3 +110,16 @@ def test_check_bot_gives_a_verdict_on_a_huge_integer(tmp_path: Path) -> None:
     out = proc.stdout + proc.stderr
     assert "Traceback" not in out and proc.returncode != 0, out
     assert "malformed" in out and "out of range" in out, out
+
+
+def test_strict_json_limits_are_exact() -> None:
+    from referee.seat.strictjson import MAX_INT, StrictJSONError
+
+    assert decode(f'{{"id":{MAX_INT},"bid":-{MAX_INT}}}') == {"id": MAX_INT, "bid": -MAX_INT}
+    for bad in (f'{{"bid":{MAX_INT + 1}}}', f'{{"bid":-{MAX_INT + 1}}}', '{"bid":1e999}', '{"bid":-Infinity}',
+                '{"a":{"b":1,"b":2}}', '["\\udc00"]', '{"\\ud800":1}', '{"a":"\x1f"}', "\u2029{}"):
+        with pytest.raises(StrictJSONError):
+            decode(bad)
+    # An escaped U+2028 is fine: only the raw character breaks lines in other readers.
+    assert decode('{"note":"a\\u2028b"}') == {"note": "a\u2028b"}
+    assert decode('"\\ud83d\\ude00"') == "\U0001F600"  # a surrogate pair is a real character

@@ -134,3 +134,21 @@ def test_a_record_that_cannot_be_written_stops_the_run_and_is_played_again(scena
     assert full["records"] == []
     assert room["rc"] == 0, room["stderr"]
     assert len(room["records"]) == 2 and len(set(room["records"])) == 2
+
+
+def test_a_transcript_on_a_full_device_abandons_the_match_and_ends_every_bot(tmp_path, marker) -> None:
+    """Without root: the transcript is a symlink to /dev/full, whose every write fails with ENOSPC."""
+    from referee.game.rules import Rules, Variant
+    from referee.match import LogWriteError, MatchSpec, run_match
+    from referee.seat.spec import SeatSpec
+
+    logs = tmp_path / "logs"
+    logs.mkdir()
+    (logs / "m.jsonl").symlink_to("/dev/full")
+    seats = [SeatSpec(f"s{i}", HEURISTIC, env={marker: "1"}) for i in range(4)]
+    with pytest.raises(LogWriteError) as info:
+        run_match(MatchSpec(variant=Variant.PARTNERSHIP, seats=seats, rules=Rules(max_hands=3), seed=2,
+                            match_id="m", logs=logs, grace_s=0.5))
+    assert info.value.errno == 28
+    assert "cannot write the match log" in str(info.value) and "No space left on device (errno 28)" in str(info.value)
+    # (the marker fixture fails the test if any bot process survived)
