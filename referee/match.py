@@ -25,21 +25,22 @@ import time
 from pathlib import Path
 from typing import Any, Callable, Iterable, Mapping, Sequence
 
-from referee.game.deals import Deal
+from referee.game.deals import Deal, keyed_deals
 from referee.game.engine import ALL, State, fallback_action, forfeit, new_match, step
 from referee.game.outcomes import EndReason
 from referee.game.rules import Rules, Variant
 from referee.seat import protocol
 from referee.seat.botprocess import BotProcess
 from referee.seat.clock import TimeControl
-from referee.seat.faults import Fault, FaultKind, FaultPolicy, SeatFault
+from referee.seat.faults import Fault, FaultKind, FaultPolicy, ProtocolFault, SeatFault
 from referee.seat.protocol import dumps
 from referee.seat.spec import SeatSpec
-from referee.seat.transcript import Transcript
+from referee.seat.strictjson import StrictJSONError, decode
+from referee.seat.transcript import LogWriteError, Transcript
 from referee.seat.transport import Transport
 
 __all__ = ["MatchSpec", "MatchRecord", "TransportFactory", "run_match", "bot_process", "Console",
-           "transcript_name", "stderr_name"]
+           "transcript_name", "stderr_name", "LogWriteError"]
 
 Console = Callable[[str], None]
 
@@ -71,6 +72,11 @@ class MatchSpec:
     grace_s: float = 1.0
     max_line: int = 65536
     stderr_cap: int = 1 << 20
+    #: Where the deals come from when not injected: None, the seed alone
+    #: (``spades match --seed``); else this secret key, which a tournament
+    #: derives from the seed and its results folder's secret, so that the
+    #: seed (public, from the config) tells a bot nothing about the cards.
+    deal_key: str | None = None
 
     def __post_init__(self) -> None:
         if len(self.seats) != self.variant.seats:
@@ -95,7 +101,8 @@ class MatchSpec:
                 "logs": os.fspath(self.logs) if self.logs is not None else None,
                 "deals": [{"cards": list(d.cards), "salt": d.salt} for d in self.deals]
                 if self.deals is not None else None,
-                "grace_s": self.grace_s, "max_line": self.max_line, "stderr_cap": self.stderr_cap}
+                "grace_s": self.grace_s, "max_line": self.max_line, "stderr_cap": self.stderr_cap,
+                "deal_key": self.deal_key}
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> MatchSpec:
@@ -107,7 +114,7 @@ class MatchSpec:
                    faults=FaultPolicy(data["faults"]), max_faults=int(data["max_faults"]), logs=data.get("logs"),
                    deals=[Deal.from_cards(d["cards"], d["salt"]) for d in deals] if deals is not None else None,
                    grace_s=float(data["grace_s"]), max_line=int(data["max_line"]),
-                   stderr_cap=int(data["stderr_cap"]))
+                   stderr_cap=int(data["stderr_cap"]), deal_key=data.get("deal_key"))
 
 
 @dataclasses.dataclass
@@ -197,8 +204,8 @@ class _Seat:
 def _answers_stale(line: str, stale: set[int]) -> bool:
     """Whether an answer line carries the id of a request that already timed out."""
     try:
-        obj = json.loads(line)
-    except (ValueError, RecursionError):
+        obj = decode(line)
+    except StrictJSONError:
         return False
     return isinstance(obj, dict) and obj.get("id") in stale and not isinstance(obj.get("id"), bool)
 
@@ -222,6 +229,8 @@ def run_match(spec: MatchSpec, console: Console | None = None,
     Writes the transcript and stderr logs under ``spec.logs`` when set, and
     nothing else: storing the record is the caller's business.
     Never raises because of a bot: every misbehaviour becomes a recorded fault.
+    Raises :class:`LogWriteError` when the transcript cannot be written (a full
+    disk): the match is abandoned at once, its bots ended, and no record made.
     """
     t_start = time.perf_counter()
     if spec.logs is not None:
@@ -239,12 +248,15 @@ def run_match(spec: MatchSpec, console: Console | None = None,
     finally:
         _close_all(seats, spec.grace_s)
         transcript.close()
+    if transcript.error is not None:
+        raise transcript.error
     st = runner.state
     record = MatchRecord(
         match=spec.match_id, variant=spec.variant, seed=spec.seed, bots=names,
         hands=[h.to_record(spec.variant) for h in st.history], score=list(st.score), winner=st.winner,
         reason=st.reason or EndReason.FORFEIT, faults=runner.faults, seconds=time.perf_counter() - t_start,
         rules=spec.rules, stats=[s.stats() for s in seats],
+        extra={"deals": "injected" if spec.deals is not None else "secret" if spec.deal_key is not None else "seed"},
     )
     if console:
         console(f"Result: {record.describe()}")
@@ -268,6 +280,24 @@ def _close_all(seats: Sequence[_Seat], grace_s: float) -> None:
                 pass
 
 
+def _judge(handle: Callable[[], Any], line: str) -> Any:
+    """``handle()``, the referee's reading of one bot answer ``line``.
+
+    A ``SeatFault`` is the verdict. Any other exception is a case the parser
+    did not foresee, caused by this answer and nothing else: it becomes a
+    ``malformed`` fault of this seat naming the error, so one bot's answer can
+    never stop the match, let alone the tournament.
+    """
+    try:
+        return handle()
+    except SeatFault:
+        raise
+    except Exception as exc:
+        quoted = repr(line if len(line) <= 80 else line[:80] + "...")
+        raise ProtocolFault(FaultKind.MALFORMED, f"the referee could not read this answer "
+                                                 f"({type(exc).__name__}: {str(exc)[:200]}): got {quoted}") from None
+
+
 class _MatchEnded(Exception):
     """Raised by the runner into a pending request when another seat's fault ended the match."""
 
@@ -278,7 +308,8 @@ class _Runner:
         self.spec, self.seats, self.names = spec, seats, names
         self.transcript, self.console = transcript, console
         self.faults: list[Fault] = []
-        self.state: State = new_match(spec.variant, spec.rules, spec.seed, spec.deals)
+        deals = spec.deals if spec.deals is not None or spec.deal_key is None else keyed_deals(spec.deal_key)
+        self.state: State = new_match(spec.variant, spec.rules, spec.seed, deals)
         self.request_id = 0
         self._last_id: int | None = None
         self.encoder = protocol.Encoder()
@@ -337,10 +368,13 @@ class _Runner:
     def play(self) -> None:
         self._start()
         while True:
+            if self.transcript.error is not None:
+                raise self.transcript.error  # a full disk: the match cannot be recorded faithfully
             st = self.state
             if st.over:
                 if not self._end_delivered:
                     self._deliver(st)
+                self._check_after_end()
                 return
             seat = self.seats[st.turn]
             if not (seat.dead or seat.gone or seat.resync):
@@ -350,6 +384,25 @@ class _Runner:
             if self.state.over:
                 return  # a fault while delivering ended the match (its end is delivered)
             self._decide(self.state, None)
+
+    def _check_after_end(self) -> None:
+        """A line a bot wrote after its last answer is ``unexpected`` (docs/protocol.md).
+
+        The match is over, so the result stands; the fault goes on the record
+        against that seat. Only what is already readable is judged: a bot is
+        never waited for here.
+        """
+        for seat in self.seats:
+            if seat.dead or seat.gone:
+                continue
+            try:
+                seat.transport.check_unexpected()
+            except SeatFault as exc:
+                fault = Fault(seat.index, exc.kind, f"{exc.detail} (after its last answer; the result stands)",
+                              self.state.hand_no, None)
+                self.faults.append(fault)
+                self.transcript.note(fault.describe(self.names))
+                seat.dead = True
 
     def _start(self) -> None:
         spec = self.spec
@@ -369,7 +422,7 @@ class _Runner:
             allowance = seat.time.startup_ms / 1000 - seat.transport.spawn_s
             try:
                 line, elapsed = seat.transport.request(dumps(hello), max(allowance, 0.001))
-                protocol.parse_answer(line, 0, None)
+                _judge(lambda: protocol.parse_answer(line, 0, None), line)
                 if seat.clock is not None:
                     seat.clock.charge_startup(seat.transport.spawn_s + elapsed)
             except SeatFault as exc:
@@ -499,7 +552,6 @@ class _Runner:
             return
         self.request_id += 1
         rid = self._last_id = self.request_id
-        phase = st.phase
         sent = None
         try:
             transport = seat.transport
@@ -519,8 +571,8 @@ class _Runner:
             if seat.clock is not None:
                 seat.clock.charge(elapsed)
             memo = self.transcript.last_in
-            action, _ = protocol.parse_answer(line, rid, phase, memo[1] if memo is not None and memo[0] is line else None)
-            protocol.check_legal(st, action)
+            action = _judge(lambda: self._action(st, line, rid, memo[1] if memo is not None and memo[0] is line
+                                                 else None), line)
         except _MatchEnded:
             return  # another seat's fault ended the match while this one thought; the end is delivered
         except SeatFault as exc:
@@ -537,6 +589,12 @@ class _Runner:
             return
         if self._send_pairs(st, later):
             self.state = step(st, action)
+
+    @staticmethod
+    def _action(st: State, line: str, rid: int, parsed: dict[str, Any] | None) -> Any:
+        action, _ = protocol.parse_answer(line, rid, st.phase, parsed)
+        protocol.check_legal(st, action)
+        return action
 
     def _try_batches(self, st: State, batches: list[list[str]], skip: int,
                      later: list[tuple[_Seat, list[str]]]) -> bool:

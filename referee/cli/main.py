@@ -9,6 +9,7 @@ results folder), ``human`` (the text adapter a person plays through) and
 
 from __future__ import annotations
 
+import secrets
 from pathlib import Path
 from typing import Any
 
@@ -16,16 +17,17 @@ import click
 import yaml
 
 from referee.cli.checkbot import check_bot_command
+from referee.cli.deal import deal_command
 from referee.cli.pages import replay_command, report_command, show_command
 from referee.cli.tournament import run_command, standings_command
 from referee.game.rules import RuleError, Rules, Variant
 from referee.human.command import human_command
 from referee.human.play import play_command
-from referee.match import MatchSpec, run_match
+from referee.match import LogWriteError, MatchSpec, run_match
 from referee.seat.clock import TimeControl
 from referee.seat.faults import FaultPolicy
 from referee.seat.spec import SeatSpec, bot_name
-from referee.tournament.results import ResultsFolder
+from referee.tournament.results import ResultsError, ResultsFolder
 
 __all__ = ["cli", "main", "unique_names", "parse_rule_options", "seats_for"]
 
@@ -87,7 +89,9 @@ def cli() -> None:
 @click.option("--bot", "bots", multiple=True, required=True, metavar="CMD",
               help="A bot command (repeat: 2 for two-player; 2 or 4 for partnership).")
 @click.option("--name", "names", multiple=True, metavar="NAME", help="Display names, in --bot order.")
-@click.option("--seed", type=int, default=1, show_default=True, help="Seed of the deals.")
+@click.option("--seed", type=int, default=None,
+              help="Seed of the deals (default: a fresh random one, shown in the output); the same seed replays "
+                   "the same deals. No bot is told it.")
 @click.option("--target", type=int, default=None, help="Score that ends the match (default 500).")
 @click.option("--rule", "rule_pairs", multiple=True, metavar="KEY=VALUE",
               help="Any rule option, e.g. --rule mercy=-200 --rule blind_nil=false.")
@@ -104,7 +108,8 @@ def cli() -> None:
 @click.option("--match-id", default=None, help="Match id in the record and log names.")
 @click.option("--quiet", "-q", is_flag=True, help="Print only the result line.")
 @click.option("--json", "as_json", is_flag=True, help="Print the match record as JSON.")
-def match_command(variant: str, bots: tuple[str, ...], names: tuple[str, ...], seed: int, target: int | None,
+def match_command(variant: str, bots: tuple[str, ...], names: tuple[str, ...], seed: int | None,
+                  target: int | None,
                   rule_pairs: tuple[str, ...], move_ms: int, bank_ms: int, startup_ms: int, faults: str,
                   max_faults: int, output: Path | None, match_id: str | None, quiet: bool, as_json: bool) -> None:
     """Play one match between bots and print it hand by hand.
@@ -123,13 +128,25 @@ def match_command(variant: str, bots: tuple[str, ...], names: tuple[str, ...], s
         if value < 0:
             raise click.BadParameter(f"must be >= 0, got: {value}", param_hint=label)
     folder = ResultsFolder(output) if output is not None else None
+    if seed is None:
+        seed = secrets.randbits(48)  # exact in every JSON reader, like a tournament's seeds
+    # The id reaches the bots (hello): it must say nothing of the seed.
     spec = MatchSpec(variant=v, seats=seats_for(v, list(bots), display), rules=rules, seed=seed,
-                     match_id=match_id or f"{variant}-seed{seed}",
+                     match_id=match_id or f"{variant}-{secrets.token_hex(4)}",
                      time=TimeControl(move_ms, bank_ms, startup_ms), faults=FaultPolicy(faults),
                      max_faults=max_faults, logs=str(folder.logs) if folder is not None else None)
-    record = run_match(spec, console=None if (quiet or as_json) else _echo)
-    if folder is not None:
-        folder.append_record(record.to_dict())
+    try:
+        if folder is not None:
+            folder.secret(create=True)  # before the match: a folder that cannot sign records is refused first
+        record = run_match(spec, console=None if (quiet or as_json) else _echo)
+        if folder is not None:
+            folder.append_record(record.to_dict())
+    except (LogWriteError, ResultsError) as exc:
+        raise click.ClickException(str(exc)) from None
+    except OSError as exc:  # a log or the record could not be written (a full disk): say so, no traceback
+        where = exc.filename or (folder.matches_path if folder is not None else "a match log")
+        raise click.ClickException(f"cannot write {where}: {exc.strerror or exc}; the match was not recorded") \
+            from None
     if as_json:
         click.echo(record.to_json())
     elif quiet:
@@ -141,6 +158,7 @@ def match_command(variant: str, bots: tuple[str, ...], names: tuple[str, ...], s
 cli.add_command(check_bot_command, "check-bot")
 cli.add_command(run_command, "run")
 cli.add_command(standings_command, "standings")
+cli.add_command(deal_command, "deal")
 cli.add_command(human_command, "human")
 cli.add_command(play_command, "play")
 cli.add_command(replay_command, "replay")

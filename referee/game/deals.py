@@ -78,3 +78,21 @@ def seeded_deal(seed: int, hand_no: int) -> Deal:
 def seeded_deals(seed: int) -> DealSource:
     """A deal source for a whole match from one seed."""
     return lambda hand_no: seeded_deal(seed, hand_no)
+
+
+def keyed_deal(key: str, hand_no: int) -> Deal:
+    """The deal of hand ``hand_no`` of a match whose deals come from a secret ``key``.
+
+    A tournament derives the key from its public match seed and a secret
+    kept out of every bot's view (:mod:`referee.tournament.integrity`), so
+    knowing the seed, the config and the match id tells a bot nothing about
+    the cards. The text is distinct from :func:`seeded_deal`'s, so no seed
+    ever gives the same deals as a key.
+    """
+    rng = random.Random(f"spades-referee/keyed-deal/v1:{key}:{hand_no}")
+    return trusted_deal(shuffled_deck(rng), rng.getrandbits(32))
+
+
+def keyed_deals(key: str) -> DealSource:
+    """A deal source for a whole match from a secret deal key."""
+    return lambda hand_no: keyed_deal(key, hand_no)

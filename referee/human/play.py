@@ -9,6 +9,7 @@ from __future__ import annotations
 import contextlib
 import os
 import random
+import secrets
 import shlex
 import sys
 import termios
@@ -152,7 +153,7 @@ def play_command(
         variant=game,
         rules=rules,
         seed=seed,
-        match_id=f"play-{seed}",
+        match_id=f"play-{secrets.token_hex(4)}",  # the bots see the id: it must not give the seed away
         seats=seats,
         time=TimeControl(),
         faults=FaultPolicy.FORFEIT,

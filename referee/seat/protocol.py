@@ -18,6 +18,7 @@ from referee.game.engine import ALL, Event, IllegalAction, Phase, State, check_a
 from referee.game.rules import Rules, Variant
 from referee.game.view import ViewEncoder, cards_json, pairs_text, scalar_json, scalars_json, seat_view
 from referee.seat.faults import FaultKind, ProtocolFault
+from referee.seat.strictjson import StrictJSONError, decode
 
 PROTOCOL_VERSION = 1
 _dumps = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
@@ -200,6 +201,15 @@ def _quote(line: str, limit: int = 80) -> str:
     return repr(line if len(line) <= limit else line[:limit] + "...")
 
 
+def _shown(value: Any, limit: int = 80) -> str:
+    """A bot's value as JSON for a fault message, bounded, whatever it is (deep nesting included)."""
+    try:
+        text = json.dumps(value)
+    except (ValueError, RecursionError):
+        return f"a JSON {'object' if isinstance(value, dict) else 'array'} nested too deeply to show"
+    return text if len(text) <= limit else text[:limit] + "..."
+
+
 def parse_answer(line: str, request_id: int, phase: Phase | None,
                  parsed: dict[str, Any] | None = None) -> tuple[Any, dict[str, Any]]:
     """Parse an answer line into ``(action, object)``; raise ``ProtocolFault(malformed)``.
@@ -214,21 +224,19 @@ def parse_answer(line: str, request_id: int, phase: Phase | None,
         obj: Any = parsed
     else:
         try:
-            obj = json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise ProtocolFault(FaultKind.MALFORMED, f"answer is not JSON ({exc.msg} at column {exc.colno}): got {_quote(line)}") from None
-        except RecursionError:
-            raise ProtocolFault(FaultKind.MALFORMED, f"answer nests too deeply to decode: got {_quote(line)}") from None
+            obj = decode(line)
+        except StrictJSONError as exc:
+            raise ProtocolFault(FaultKind.MALFORMED, f"answer is not JSON ({exc}): got {_quote(line)}") from None
     if not isinstance(obj, dict):
         raise ProtocolFault(FaultKind.MALFORMED, f"answer must be a JSON object, got a JSON {type(obj).__name__}: {_quote(line)}")
     if "id" not in obj:
         raise ProtocolFault(FaultKind.MALFORMED, f"answer has no \"id\" (expected {request_id}): got {_quote(line)}")
     if type(obj["id"]) is not int or obj["id"] != request_id:
-        raise ProtocolFault(FaultKind.MALFORMED, f"answer has id {obj['id']!r}, expected {request_id}: got {_quote(line)}")
+        raise ProtocolFault(FaultKind.MALFORMED, f"answer has id {_shown(obj['id'])}, expected {request_id}: got {_quote(line)}")
     if phase is None:  # hello
         name = obj.get("name")
         if name is not None and not isinstance(name, str):
-            raise ProtocolFault(FaultKind.MALFORMED, f"hello answer \"name\" must be a string, got: {name!r}")
+            raise ProtocolFault(FaultKind.MALFORMED, f"hello answer \"name\" must be a string, got: {_shown(name)}")
         return name, obj
     field = ANSWER_FIELD[phase]
     if field not in obj:
@@ -236,22 +244,22 @@ def parse_answer(line: str, request_id: int, phase: Phase | None,
     value = obj[field]
     if phase in (Phase.BLIND_NIL, Phase.KEEP):
         if not isinstance(value, bool):
-            raise ProtocolFault(FaultKind.MALFORMED, f"\"{field}\" must be true or false, got: {json.dumps(value)}")
+            raise ProtocolFault(FaultKind.MALFORMED, f"\"{field}\" must be true or false, got: {_shown(value)}")
         return value, obj
     if phase is Phase.BID:
         if isinstance(value, bool) or not isinstance(value, int):
-            raise ProtocolFault(FaultKind.MALFORMED, f"\"bid\" must be an integer, got: {json.dumps(value)}")
+            raise ProtocolFault(FaultKind.MALFORMED, f"\"bid\" must be an integer, got: {_shown(value)}")
         return value, obj
     if phase is Phase.PLAY:
         if not isinstance(value, str):
-            raise ProtocolFault(FaultKind.MALFORMED, f"\"card\" must be a card name such as \"AS\", got: {json.dumps(value)}")
+            raise ProtocolFault(FaultKind.MALFORMED, f"\"card\" must be a card name such as \"AS\", got: {_shown(value)}")
         try:
             return parse_card(value), obj
         except CardError:
             raise ProtocolFault(FaultKind.MALFORMED, f"\"card\" is not a card name: got {json.dumps(value)} (e.g. \"AS\", \"TH\", \"2C\")") from None
     # discard / pass: a list of card names
     if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-        raise ProtocolFault(FaultKind.MALFORMED, f"\"cards\" must be a list of card names, got: {_quote(json.dumps(value))}")
+        raise ProtocolFault(FaultKind.MALFORMED, f"\"cards\" must be a list of card names, got: {_shown(value)}")
     try:
         return tuple(parse_card(v) for v in value), obj
     except CardError as exc:

@@ -5,25 +5,37 @@
     results/<name>/
       config.yaml          the config as run, frozen (defaults filled in)
       matches.jsonl        one record per finished match, appended, never rewritten
+      secret               the folder's secret (0600): deal keys and record checks
+      .staging/            transcripts of twins whose other leg is not finished yet
       logs/<match>.jsonl   transcript of every message
       logs/<match>.<seat>.stderr
       standings.txt        the standings printed last
       .lock                held while a ``spades run`` uses the folder
 
 Records are appended by :meth:`ResultsFolder.append_record`, the one writer
-of ``matches.jsonl`` (a match never writes its own record): one ``write``
+of ``matches.jsonl`` (a match never writes its own record), each signed
+with the folder's secret (:mod:`referee.tournament.integrity`): one ``write``
 then ``fsync``, so each is either whole or absent. The one exception is a
 crash of the machine or a SIGKILL in the middle of that write: the file may
 then end in a *torn* line without its newline. Reading skips it; before a run
 appends anything, :meth:`ResultsFolder.repair` moves the fragment into
 ``matches.jsonl.torn`` and cuts it off, so the next record starts on a line
 of its own. Nothing else is ever removed from ``matches.jsonl``.
+
+Reading refuses, naming the file and line, a record whose integrity check
+fails (changed or forged after the referee wrote it) and a record of a match
+the tournament did not schedule: neither is counted, and neither hides the
+real record of the same match. A folder from before integrity checks (no
+``secret``, no record with a ``check``) is read with one warning, and
+:meth:`ResultsFolder.prepare` refuses to resume it (its deals came from the
+seed alone; new matches would not be twins of old ones).
 """
 
 from __future__ import annotations
 
 import dataclasses
 import datetime
+import errno
 import fcntl
 import json
 import os
@@ -34,13 +46,15 @@ from typing import Any, Callable, Iterator, Mapping
 import yaml
 
 from referee.match import stderr_name
+from referee.tournament import integrity
 from referee.tournament.config import (
     ConfigError, TournamentConfig, format_path, load_config, shown_path, standings_title,
 )
 from referee.tournament.formats import format_for
 from referee.tournament.standings import StandingsBuilder, StandingsReport
 
-__all__ = ["ResultsFolder", "ResultsError", "ConfigChanged", "ReadReport", "describe_changes", "standings_from_folder"]
+__all__ = ["ResultsFolder", "ResultsError", "ConfigChanged", "ReadReport", "describe_changes", "standings_from_folder",
+           "FORGED", "UNSCHEDULED"]
 
 Warn = Callable[[str], None]
 
@@ -69,6 +83,16 @@ class ReadReport:
     torn_bytes: int = 0  # size of a torn last line (0: none)
     bad_lines: list[int] = dataclasses.field(default_factory=list)  # 1-based line numbers
     duplicates: list[str] = dataclasses.field(default_factory=list)  # repeated match ids
+    refused: list[int] = dataclasses.field(default_factory=list)  # 1-based lines: failed check, not scheduled
+    unchecked: int = 0  # records of a folder from before integrity checks, counted unverified
+
+
+#: Why a record is refused (the line's ``path:number: `` goes in front).
+FORGED = "the record's integrity check fails: it was changed or forged after the referee wrote it"
+UNCHECKED = "the record carries no integrity check, and every record of this folder must: it was forged"
+NO_SECRET = ("the record carries an integrity check but the folder's secret file is missing, so it cannot be "
+             "verified (was the secret deleted or the record copied from another folder?)")
+UNSCHEDULED = "a record of match {match!r}, which this tournament did not schedule"
 
 
 _FROZEN_HEADER = (
@@ -84,6 +108,7 @@ class ResultsFolder:
     def __init__(self, path: str | os.PathLike[str]):
         self.path = Path(path)
         self._lock_fd: int | None = None
+        self._secret: bytes | None = None
 
     # ------------------------------------------------------------ paths
 
@@ -98,6 +123,51 @@ class ResultsFolder:
     @property
     def logs(self) -> Path:
         return self.path / "logs"
+
+    @property
+    def secret_path(self) -> Path:
+        return self.path / integrity.SECRET_FILE
+
+    @property
+    def staging(self) -> Path:
+        """Private logs of twin legs whose other leg is not finished yet."""
+        return self.path / ".staging"
+
+    def secret(self, *, create: bool = False) -> bytes | None:
+        """The folder's secret; None when it has none and ``create`` is false.
+
+        Creating one refuses a folder that already holds unchecked records
+        (a folder from before integrity checks): signing new records beside
+        them would turn the old ones into refused forgeries.
+        Raises :class:`ResultsError` when the secret cannot be read or made.
+        """
+        if self._secret is not None:
+            return self._secret
+        try:
+            self._secret = integrity.load_secret(self.secret_path)
+            return self._secret
+        except FileNotFoundError:
+            pass
+        except integrity.SecretError as exc:
+            raise ResultsError(f"{exc}. Without it, this folder's records cannot be verified.") from None
+        except OSError as exc:
+            raise ResultsError(f"cannot read {shown_path(self.secret_path)}: {exc.strerror or exc}") from None
+        if not create:
+            return None
+        if self._has_records():
+            raise ResultsError(_legacy_message(self.path))
+        try:
+            self.path.mkdir(parents=True, exist_ok=True)
+            self._secret = integrity.create_secret(self.secret_path)
+            return self._secret
+        except OSError as exc:
+            raise ResultsError(f"cannot write {shown_path(self.secret_path)}: {exc.strerror or exc}") from None
+
+    def _has_records(self) -> bool:
+        try:
+            return self.matches_path.stat().st_size > 0
+        except FileNotFoundError:
+            return False
 
     @property
     def standings_path(self) -> Path:
@@ -127,7 +197,8 @@ class ResultsFolder:
             raise ResultsError(f"output {shown_path(self.path)} exists and is not a folder")
         if self.path.is_dir():
             try:
-                entries = [p.name for p in self.path.iterdir() if p.name != ".lock"]
+                # A lone secret is a folder made ready to deal the cards of another (copied secret).
+                entries = [p.name for p in self.path.iterdir() if p.name not in (".lock", integrity.SECRET_FILE)]
             except OSError as exc:
                 raise ResultsError(f"cannot read the output folder {shown_path(self.path)}: {exc.strerror}") from None
             if entries and not self.is_results_folder():
@@ -158,6 +229,11 @@ class ResultsFolder:
             raise ResultsError(f"cannot write to the output folder {shown_path(self.path)}: "
                                f"{exc.strerror or exc}") from None
         self.lock()
+        try:
+            self.secret(create=True)
+        except ResultsError:
+            self.unlock()
+            raise
         if not self.config_path.exists():
             try:
                 self._freeze(config)
@@ -231,8 +307,11 @@ class ResultsFolder:
             who = f" (pid {holder})" if holder else ""
             raise ResultsError(f"another `spades run`{who} is using {shown_path(self.path)}; wait for it to finish "
                                "or stop it first") from None
-        os.ftruncate(fd, 0)
-        os.pwrite(fd, f"{os.getpid()}\n".encode(), 0)
+        try:
+            os.ftruncate(fd, 0)
+            os.pwrite(fd, f"{os.getpid()}\n".encode(), 0)
+        except OSError:  # a full disk: the pid is only shown to a second run; the lock itself holds
+            pass
         self._lock_fd = fd
 
     def unlock(self) -> None:
@@ -282,19 +361,30 @@ class ResultsFolder:
         os.truncate(path, keep)
         return size - keep
 
-    def iter_records(self, report: ReadReport | None = None, warn: Warn | None = None) -> Iterator[dict[str, Any]]:
+    def iter_records(self, report: ReadReport | None = None, warn: Warn | None = None,
+                     owns: Callable[[str], bool] | None = None) -> Iterator[dict[str, Any]]:
         """Stream the records of ``matches.jsonl``, one dict at a time.
 
         Never raises for bad content: a torn last line, a line that is not a
-        JSON object with a ``match`` id, or a repeated id (only the first
-        counts) is skipped, counted in ``report`` and told to ``warn``.
+        JSON object with a ``match`` id, a record whose integrity check fails,
+        a record of a match ``owns`` does not recognise, or a repeated id
+        (only the first good one counts) is skipped, counted in ``report`` and
+        told to ``warn`` with the file and line.
         """
         report = report if report is not None else ReadReport()
         seen: set[str] = set()
+        shown = shown_path(self.matches_path)
         try:
             fh = open(self.matches_path, "rb")
         except FileNotFoundError:
             return
+        try:
+            secret = self.secret()
+        except ResultsError as exc:
+            # A damaged secret verifies nothing: every record is refused below.
+            if warn:
+                warn(f"{shown}: {exc}")
+            secret = b""
         with fh:
             for number, raw in enumerate(fh, 1):
                 if not raw.endswith(b"\n"):
@@ -315,6 +405,21 @@ class ResultsFolder:
                         warn(f"{shown_path(self.matches_path)}:{number}: ignoring a line that is not a match record")
                     continue
                 match_id = record["match"]
+                why = None
+                if secret is None:  # a folder from before integrity checks, or a deleted secret
+                    if integrity.CHECK_FIELD in record:
+                        why = NO_SECRET
+                    else:
+                        report.unchecked += 1
+                elif not integrity.verify(secret, record):
+                    why = FORGED if integrity.CHECK_FIELD in record else UNCHECKED
+                if why is None and owns is not None and not owns(match_id):
+                    why = UNSCHEDULED.format(match=match_id)
+                if why is not None:
+                    report.refused.append(number)
+                    if warn:
+                        warn(f"{shown}:{number}: refused: {why}")
+                    continue
                 if match_id in seen:
                     report.duplicates.append(match_id)
                     if warn:
@@ -324,35 +429,47 @@ class ResultsFolder:
                 seen.add(match_id)
                 report.records += 1
                 yield record
+        if report.unchecked and warn:
+            warn(f"{shown}: warning: {report.unchecked} record(s) carry no integrity check (written before "
+                 "spades-referee signed its records); they are counted but cannot be verified")
 
-    def append_record(self, record: Mapping[str, Any]) -> None:
-        """Add one finished match's record to ``matches.jsonl`` and make it durable before returning.
+    def append_record(self, record: Mapping[str, Any]) -> dict[str, Any]:
+        """Sign one finished match's record, add it to ``matches.jsonl`` and make it
+        durable before returning; return the record as stored (with its ``check``).
 
         A single ``write`` of the whole line to a file opened in append mode, then
         ``fsync``: a crash or SIGKILL leaves either the whole record or none of it.
+        A short write (a full disk) raises ``OSError(ENOSPC)`` and leaves a torn
+        line that the next run repairs. Raises :class:`ResultsError` when the
+        folder's secret cannot be read or made.
         """
-        self.path.mkdir(parents=True, exist_ok=True)
-        data = (json.dumps(record, separators=(",", ":")) + "\n").encode("utf-8")
+        signed = integrity.sign(self.secret(create=True), record)  # type: ignore[arg-type]
+        data = (json.dumps(signed, separators=(",", ":")) + "\n").encode("utf-8")
         fd = os.open(self.matches_path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
         try:
-            os.write(fd, data)
+            written = os.write(fd, data)
+            if written != len(data):
+                raise OSError(errno.ENOSPC, f"{os.strerror(errno.ENOSPC)} (wrote {written} of {len(data)} bytes)")
             os.fsync(fd)
         finally:
             os.close(fd)
+        return signed
 
-    def store_logs(self, files: Mapping[str, bytes]) -> None:
-        """Write log files a match produced elsewhere (``name -> content``) into ``logs/``.
+    def store_logs(self, files: Mapping[str, bytes], into: Path | None = None) -> None:
+        """Write log files a match produced elsewhere (``name -> content``) into ``logs/``
+        (or ``into``: the private staging folder of twin legs).
 
         Names are plain file names; anything with a path in it is refused, so
         a record from another machine cannot write outside ``logs/``.
         """
         if not files:
             return
-        self.logs.mkdir(parents=True, exist_ok=True)
+        folder = into if into is not None else self.logs
+        folder.mkdir(parents=True, exist_ok=True)
         for name, data in files.items():
             if not name or name in (".", "..") or "/" in name or "\0" in name:
                 raise ResultsError(f"refusing a log file name with a path in it: got {name!r}")
-            (self.logs / name).write_bytes(data)
+            (folder / name).write_bytes(data)
 
     def write_standings(self, text: str) -> None:
         """Replace ``standings.txt`` atomically (never a half-written file)."""
@@ -385,16 +502,19 @@ def standings_from_folder(folder: ResultsFolder, *, title: str | None = None,
         owns = fmt.owns
         title = title or standings_title(config)
     builder = StandingsBuilder(names, title=title or folder.path.name, expected=expected)
-    for record in folder.iter_records(ReadReport(), warn=warn):
-        if owns is not None and not owns(record["match"]):
-            if warn is not None:
-                warn(f"ignoring record of match {record['match']!r}: not a match of this tournament")
-            continue
+    for record in folder.iter_records(ReadReport(), warn=warn, owns=owns):
         builder.add(record)
     if warn is not None:
         for warning in builder.warnings:
             warn(f"warning: {warning}")
     return builder.report()
+
+
+def _legacy_message(path: Path) -> str:
+    return (f"{shown_path(path)} holds match records from before spades-referee signed its records and kept "
+            "its deals secret (it has matches.jsonl but no secret file). Resuming it would deal new matches "
+            "differently from the old ones and leave the old records unverifiable. Run with --fresh to start "
+            "over (the folder is moved aside, nothing is deleted); `spades standings` still reads the old folder.")
 
 
 def write_atomic(path: Path, text: str) -> None:

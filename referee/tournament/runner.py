@@ -17,23 +17,33 @@ standings as records arrive.
   plays the abandoned ones from the start. After a SIGKILL of the referee
   nothing runs any more either: bots read end-of-file on stdin and exit, and
   the next run repairs a torn last line of ``matches.jsonl``.
+* **Secret deals.** Each match's deals come from its seed and the results
+  folder's secret (:mod:`referee.tournament.integrity`); each record is signed
+  with it. A twin's transcript and stderr go to the private ``.staging/``
+  folder and move into ``logs/`` only once both legs are recorded, so the
+  first leg's cards are out of reach while the second is played.
+* **Bad disks.** A record or log that cannot be written (ENOSPC, EIO) stops
+  the run cleanly with the reason; nothing half-written counts, and running
+  the same command again, once there is room, plays the rest.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import os
 import signal
 import threading
 import time
 from pathlib import Path
 from typing import Any, Callable, Sequence, TextIO
 
-from referee.match import MatchSpec
+from referee.match import MatchSpec, stderr_name, transcript_name
 from referee.seat.faults import FaultKind
 from referee.seat.spec import SeatSpec
 from referee.tournament.config import TournamentConfig, shown_path, standings_title
 from referee.tournament.executors import Executor, LocalExecutor, MatchDone, MatchFailed, Outcome
 from referee.tournament.formats import Played, TournamentFormat, format_for
+from referee.tournament.integrity import deal_key
 from referee.tournament.progress import Progress
 from referee.tournament.results import ReadReport, ResultsError, ResultsFolder, standings_from_folder
 from referee.tournament.schedule import ScheduledMatch
@@ -46,8 +56,13 @@ Say = Callable[[str], None]
 _TICK_S = 0.25
 
 
-def match_spec(config: TournamentConfig, match: ScheduledMatch, logs: Path | None) -> MatchSpec:
-    """The :class:`MatchSpec` of a scheduled match, with its logs under ``logs``."""
+def match_spec(config: TournamentConfig, match: ScheduledMatch, logs: Path | None,
+               secret: bytes | None = None) -> MatchSpec:
+    """The :class:`MatchSpec` of a scheduled match, with its logs under ``logs``.
+
+    With ``secret`` (the results folder's), the deals come from the match seed
+    and the secret; without, from the seed alone.
+    """
     seats = []
     for index in match.seats(config.variant):
         bot = config.bots[index]
@@ -55,7 +70,8 @@ def match_spec(config: TournamentConfig, match: ScheduledMatch, logs: Path | Non
                               time=config.bot_time(bot)))
     return MatchSpec(variant=config.variant, seats=seats, rules=config.rules, seed=match.seed,
                      match_id=match.match_id, time=config.time, faults=config.faults,
-                     max_faults=config.max_faults, logs=str(logs) if logs is not None else None)
+                     max_faults=config.max_faults, logs=str(logs) if logs is not None else None,
+                     deal_key=deal_key(secret, match.seed) if secret is not None else None)
 
 
 @dataclasses.dataclass
@@ -115,8 +131,15 @@ class Tournament:
         self._signal: int | None = None
         self._running: set[str] = set()
         self._warned: set[str] = set()
+        self._told: set[str] = set()  # refusals already said (the resume read and the final read see the same lines)
+        self._staged: dict[str, ScheduledMatch] = {}  # twin legs whose logs wait in .staging/
 
     # ------------------------------------------------------------ messages
+
+    def _message_once(self, text: str) -> None:
+        if text not in self._told:
+            self._told.add(text)
+            self._message(text)
 
     def _message(self, text: str) -> None:
         if self._progress is not None and self._say is not None:
@@ -161,11 +184,12 @@ class Tournament:
         builder = StandingsBuilder([b.name for b in self.config.bots], title=standings_title(self.config),
                                    expected=total)
         done: dict[str, Played] = {}
-        # Silent here: the final read for the standings reports bad lines.
-        for record in self.folder.iter_records(ReadReport()):
-            if self.format.owns(record["match"]):
-                done[record["match"]] = Played.from_record(record)
-                builder.add(record)
+        # A refused record (forged, changed, not scheduled) is said here and
+        # its match played again; the final read says it no second time.
+        for record in self.folder.iter_records(ReadReport(), warn=self._refusal, owns=self.format.owns):
+            done[record["match"]] = Played.from_record(record)
+            builder.add(record)
+        self._publish_finished(done, self.format.next_matches({}))
         already = len(done)
         first = self.format.next_matches(done)
         if self._say is not None:
@@ -187,9 +211,12 @@ class Tournament:
             self._progress = None
         # The final tables come from the file, not from the live counters,
         # so they are exactly what `spades standings` prints later.
-        report = standings_from_folder(self.folder, warn=self._message)
+        report = standings_from_folder(self.folder, warn=self._message_once)
         text = render(report, self.fmt)
-        self.folder.write_standings(text)
+        try:
+            self.folder.write_standings(text)
+        except OSError as exc:  # a full disk: the records are safe, the tables are printed anyway
+            self._message(f"warning: cannot write {shown_path(self.folder.standings_path)}: {exc.strerror or exc}")
         return RunOutcome(self.folder.path, total if total is not None else already + played, already, played,
                           report, text, self._signal, error, moved, time.monotonic() - t0)
 
@@ -214,6 +241,7 @@ class Tournament:
                         continue
                     done[outcome.match_id] = Played.from_record(outcome.record)
                     builder.add(outcome.record)
+                    self._publish_finished(done)
                     self._warn_faults(outcome.record)
                     played += 1
                     self._update_progress(builder, already + played)
@@ -234,7 +262,8 @@ class Tournament:
                         # faulty one from recording a match twice.)
                         for match in [m for m in self.format.next_matches(done)
                                       if m.match_id not in self._running and m.match_id not in done][:free]:
-                            executor.submit(match_spec(self.config, match, self.folder.logs))
+                            executor.submit(match_spec(self.config, match, self._logs_for(match),
+                                                       self.folder.secret()))
                             self._running.add(match.match_id)
                 if not self._running:
                     break
@@ -261,8 +290,46 @@ class Tournament:
 
     def _store(self, outcome: MatchDone) -> None:
         """Keep a finished match: its log files (if they came as data), then its record."""
-        self.folder.store_logs(outcome.logs)
+        staged = outcome.match_id in self._staged
+        self.folder.store_logs(outcome.logs, into=self.folder.staging if staged else None)
         self.folder.append_record(outcome.record)
+
+    def _refusal(self, text: str) -> None:
+        if ": refused: " in text:
+            self._message_once(text)
+
+    def _logs_for(self, match: ScheduledMatch) -> Path:
+        """Where a match writes its logs: a twin leg's go to the private staging folder."""
+        if not match.twin_ids:
+            return self.folder.logs
+        self._staged[match.match_id] = match
+        self.folder.staging.mkdir(mode=0o700, exist_ok=True)
+        os.chmod(self.folder.staging, 0o700)  # whatever the umask or an older folder made it
+        return self.folder.staging
+
+    def _publish_finished(self, done: dict[str, Played], more: Sequence[ScheduledMatch] = ()) -> None:
+        """Move the staged logs of every twin pair whose legs are all recorded into ``logs/``.
+
+        At the start of a run ``more`` lists the scheduled matches, so that a
+        run stopped between a record and the move leaves nothing behind.
+        """
+        staging = self.folder.staging
+        if not staging.is_dir():
+            return
+        nseats = self.config.variant.seats
+        for match in [*more, *self._staged.values()]:
+            if not match.twin_ids or not all(i in done for i in match.twin_ids):
+                continue
+            for leg in match.twin_ids:
+                for name in [transcript_name(leg)] + [stderr_name(leg, s) for s in range(nseats)]:
+                    try:
+                        os.replace(staging / name, self.folder.logs / name)
+                    except FileNotFoundError:
+                        pass
+                    except OSError as exc:  # kept private; the next run moves it
+                        self._message(f"warning: cannot move {name} from {shown_path(staging)} into logs/: "
+                                      f"{exc.strerror or exc}")
+                self._staged.pop(leg, None)
 
     def _update_progress(self, builder: StandingsBuilder, done: int) -> None:
         if self._progress is None:
@@ -286,6 +353,8 @@ class Tournament:
                 continue
             self._warned.add(name)
             log = self.folder.stderr_log(record["match"], seat)
+            if record["match"] in self._staged:  # a twin leg's log stays private until its twin is played
+                log = self.folder.staging / log.name
             self._message(f"warning: bot {name!r} {FaultKind(kind).summary} in match {record['match']}: "
                           f"{fault.get('detail')} (its stderr: {shown_path(log)}); the match is recorded as a forfeit")
 

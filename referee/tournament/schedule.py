@@ -19,6 +19,9 @@ lets a stopped tournament resume by skipping the ids already in
   are stable across Python versions and platforms (Python's own ``hash`` is
   randomised per process). The text names the pairing by its two bot names,
   sorted, so a pairing keeps its deals if the bots are listed in another order.
+  A seed is public (anyone with the config can compute it); the deals follow
+  from it only together with the results folder's secret
+  (:func:`referee.tournament.integrity.deal_key`).
 """
 
 from __future__ import annotations
@@ -52,6 +55,10 @@ class ScheduledMatch:
     twin: int | None  # 0-based twin-pair index within the pairing (duplicate only)
     seed: int
     sides: tuple[int, int]  # bot index at side 0 and at side 1
+    #: With twins: the ids of both legs of this match's twin pair. Their
+    #: transcripts stay private until every leg is recorded (the runner
+    #: stages them); empty: no twin whose deals this match's logs could give away.
+    twin_ids: tuple[str, ...] = ()
 
     def seats(self, variant: Variant) -> tuple[int, ...]:
         """Bot index by seat: ``(x, y)`` two-player, ``(x, y, x, y)`` partnership."""
@@ -103,13 +110,14 @@ def build_schedule(names: Sequence[str], pairs: Sequence[tuple[int, int]], per_p
                 a_first = (twin + pairing.index) % 2 == 0
                 a_side0 = a_first if leg == 0 else not a_first
                 match_id = f"{stem}-{twin + 1}{'ab'[leg]}"
+                twin_ids = (f"{stem}-{twin + 1}a", f"{stem}-{twin + 1}b")
             else:
-                twin, group = None, k
+                twin, group, twin_ids = None, k, ()
                 a_side0 = (k + pairing.index) % 2 == 0
                 match_id = f"{stem}-{k + 1}"
             sides = (a, b) if a_side0 else (b, a)
             out.append(ScheduledMatch(match_id, pairing, k, twin, match_seed(master_seed, name_a, name_b, group),
-                                      sides))
+                                      sides, twin_ids))
     # Play order: round by round across pairings (every pairing's first twin
     # pair, then every second one, ...), the two legs of a twin together. Every
     # bot is then playing from the start, so the leader shown while running and

@@ -33,7 +33,9 @@ def check_snapshot(name: str, text: str) -> None:
 
 @pytest.mark.parametrize("variant", ["partnership", "two-player"])
 def test_match_output_snapshot(variant):
-    out = run(["match", "--variant", variant, "--seed", "3", "--bot", HEUR, "--bot", HEUR,
+    # (An explicit id: the default one is random, see test_default_seed_and_id_are_fresh_and_unrelated.)
+    out = run(["match", "--variant", variant, "--seed", "3", "--match-id", f"snapshot-{variant}",
+               "--bot", HEUR, "--bot", HEUR,
                "--name", "north-south" if variant == "partnership" else "alpha",
                "--name", "east-west" if variant == "partnership" else "beta"])
     check_snapshot(f"match-{variant}-seed3.txt", out)
@@ -63,6 +65,23 @@ def test_match_record_and_transcript_on_disk(tmp_path):
     kinds = {json.loads(l).get("msg", {}).get("type") for l in transcript}
     assert {"hello", "hand_start", "bid", "play", "played", "trick", "hand_end", "match_end"} <= kinds
     assert all((tmp_path / "logs" / f"mixed.{s}.stderr").exists() for s in range(4))
+
+
+def test_default_seed_and_id_are_fresh_and_unrelated(tmp_path):
+    """Without --seed each match deals from a fresh seed, which the output shows and the id does not carry."""
+    records = []
+    for n in range(2):
+        run(["match", "--variant", "two-player", "--rule", "max_hands=1", "--bot", HEUR, "--bot", HEUR,
+             "--output", str(tmp_path), "--quiet"])
+    records = [json.loads(line) for line in (tmp_path / "matches.jsonl").read_text().splitlines()]
+    (a, b) = records
+    assert a["seed"] != b["seed"] and a["match"] != b["match"]
+    for r in records:
+        assert r["match"].startswith("two-player-") and str(r["seed"]) not in r["match"] and r["deals"] == "seed"
+    # The seed replays the match: same deals, so the same hand with these deterministic bots.
+    again = json.loads(run(["match", "--variant", "two-player", "--rule", "max_hands=1", "--bot", HEUR,
+                            "--bot", HEUR, "--seed", str(a["seed"]), "--json"]))
+    assert again["hands"] == a["hands"] and again["seed"] == a["seed"]
 
 
 def test_usage_errors_are_clear():

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from referee.tournament import integrity
 from referee.tournament.config import load_config
 from referee.tournament.formats import format_for
 from referee.tournament.results import ReadReport, ResultsError, ResultsFolder
@@ -169,8 +170,14 @@ def write(path: Path, data: bytes) -> None:
 
 def test_reading_skips_torn_bad_and_repeated_lines(tmp_path: Path) -> None:
     folder = ResultsFolder(tmp_path)
-    good = b'{"match": "m1", "x": 1}\n'
-    write(folder.matches_path, good + b"not json\n" + b'{"match": "m2"}\n' + b'{"match": "m1", "x": 2}\n'
+    secret = folder.secret(create=True)
+    assert secret is not None
+
+    def signed(record: dict) -> bytes:
+        return (json.dumps(integrity.sign(secret, record)) + "\n").encode()
+
+    good = signed({"match": "m1", "x": 1})
+    write(folder.matches_path, good + b"not json\n" + signed({"match": "m2"}) + signed({"match": "m1", "x": 2})
           + b"[1, 2]\n" + b'{"match": "m3", "trunc')
     report = ReadReport()
     warnings: list[str] = []

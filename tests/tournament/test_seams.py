@@ -27,7 +27,7 @@ from referee.match import MatchRecord, MatchSpec, run_match
 from referee.seat.clock import TimeControl
 from referee.seat.faults import Fault, FaultKind, FaultPolicy
 from referee.seat.spec import SeatSpec, bot_name
-from referee.tournament import formats
+from referee.tournament import formats, integrity
 from referee.tournament.config import BotEntry, TournamentConfig
 from referee.tournament.executors import Executor, LocalExecutor, MatchCancelled, MatchDone, MatchFailed, Outcome
 from referee.tournament.formats import Played, TournamentFormat
@@ -273,12 +273,16 @@ def test_a_format_of_its_own_picks_each_round_from_the_results(tmp_path: Path,
     assert second["match"] == f"r2-{stayed}-b2" and second["bots"] == [stayed, "b2"]
     assert run.format.asked[-1] == 2  # asked again after each result, until it had nothing more
     # The standings take every record the format owns, and no other.
-    with open(ResultsFolder(config.output).matches_path, "a") as fh:
-        fh.write(json.dumps({**first, "match": "stray-1"}) + "\n")
+    # (Signed with the folder's secret, as a record copied from another
+    # tournament sharing it would be: the check holds, the schedule refuses it.)
+    folder = ResultsFolder(config.output)
+    with open(folder.matches_path, "a") as fh:
+        fh.write(json.dumps(integrity.sign(folder.secret(), {**first, "match": "stray-1"})) + "\n")
     warnings: list[str] = []
     report = standings_from_folder(ResultsFolder(config.output), warn=warnings.append)
     assert report.matches == 2 and sum(row["matches"] for row in report.bots) == 4  # two sides a match
-    assert any("stray-1" in w and "not a match of this tournament" in w for w in warnings)
+    assert any("matches.jsonl:3: refused:" in w and "'stray-1', which this tournament did not schedule" in w
+               for w in warnings)
     # And resuming asks the format again with what is done: nothing is played twice.
     again = Tournament(config).run()
     assert (again.already, again.played) == (2, 0)
