@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any, Iterable, Sequence
 
 from referee.game.cards import mask_of, parse_card
+from referee.game.deals import DealSource
 from referee.game.engine import (
     Action, Event, HandResult, IllegalAction, Phase, State, fallback_action, forfeit, legal_actions, new_match,
     step, trick_winner,
@@ -189,7 +190,8 @@ def _index(lines: Sequence[dict[str, Any]], nseats: int) -> _Transcript:
 
 
 class _Replayer:
-    def __init__(self, record: MatchRecord, tr: _Transcript):
+    def __init__(self, record: MatchRecord, tr: _Transcript, deals: DealSource | None = None):
+        self.deals = deals
         self.record, self.tr = record, tr
         self.n = record.variant.seats
         self.ptr = [0] * self.n
@@ -343,7 +345,7 @@ class _Replayer:
 
     def run(self) -> tuple[State, list[Frame], list[int]]:
         rec = self.record
-        st = new_match(rec.variant, rec.rules, rec.seed)
+        st = new_match(rec.variant, rec.rules, rec.seed, self.deals)
         m = self._match(st.events)
         if m is None:
             if self._all_ended():  # no bot started: the match ended before the deal
@@ -409,13 +411,16 @@ def _place_faults(record: MatchRecord, frames: Sequence[Frame], tr: _Transcript)
     return placed
 
 
-def build_replay(record: MatchRecord, transcript: Path) -> Replay:
+def build_replay(record: MatchRecord, transcript: Path, deals: DealSource | None = None) -> Replay:
     """The replay of ``record``'s match from its transcript; raises :class:`ReplayError`
-    when the transcript is missing or does not fit the record."""
+    when the transcript is missing or does not fit the record.
+
+    ``deals`` are the match's deals when they did not come from its seed alone (a
+    tournament deals from the seed and the results folder's secret)."""
     n = record.variant.seats
     lines = read_transcript(transcript, n)
     tr = _index(lines, n)
-    final, frames, hand_frames = _Replayer(record, tr).run()
+    final, frames, hand_frames = _Replayer(record, tr, deals).run()
     hands = list(final.history)
     got = [h.to_record(record.variant) for h in hands]
     want = [{k: h.get(k) for k in got[i]} for i, h in enumerate(record.hands[:len(got)])] if got else []

@@ -15,7 +15,8 @@ from typing import Iterator
 
 from referee.match import MatchRecord, transcript_name
 from referee.pages.replay import Replay, ReplayError, build_replay
-from referee.tournament.results import ResultsFolder
+from referee.tournament.integrity import record_deal_source
+from referee.tournament.results import ResultsError, ResultsFolder
 
 __all__ = ["MatchSource", "locate", "records", "replay_file_name", "load_replay"]
 
@@ -77,5 +78,9 @@ def locate(target: Path, match_id: str | None = None) -> MatchSource:
 
 
 def load_replay(source: MatchSource) -> Replay:
-    """The replay of a located match."""
-    return build_replay(source.record, source.transcript)
+    """The replay of a located match, dealt as the match was (seed, or seed and the folder's secret)."""
+    try:
+        deals = record_deal_source(source.record.to_dict(), source.folder.secret())
+    except (ValueError, ResultsError) as exc:
+        raise ReplayError(f"cannot recover the deals of match {source.record.match!r}: {exc}") from None
+    return build_replay(source.record, source.transcript, deals)
