@@ -167,7 +167,8 @@ _NO_CLOCK_S = 86400.0
 class _Seat:
     """Runner-side bookkeeping of one seat."""
 
-    __slots__ = ("index", "spec", "transport", "clock", "time", "faults", "dead", "gone", "resync", "stale", "name")
+    __slots__ = ("index", "spec", "transport", "clock", "time", "faults", "dead", "gone", "resync", "stale", "name",
+                 "ended_by")
 
     def __init__(self, index: int, spec: SeatSpec, transport: Transport, time_control: TimeControl):
         self.index, self.spec, self.transport, self.time = index, spec, transport, time_control
@@ -175,6 +176,7 @@ class _Seat:
         self.clock = time_control.clock()
         self.faults = 0
         self.dead = False  # no further answers can be trusted (crash, oversize, ...)
+        self.ended_by: FaultKind | None = None  # the kind of the fault that made it dead
         self.gone = False  # nothing can be sent to it any more (its input is closed)
         self.resync = False  # a late answer may still be in the pipe (substitute after timeout)
         self.stale: set[int] = set()  # ids of requests that timed out: their answers are dropped
@@ -302,6 +304,7 @@ class _Runner:
             self._send(seat, dumps(protocol.error(message)), quiet=True)
         if kind.ends_seat:
             seat.dead = True
+            seat.ended_by = seat.ended_by or kind
         elif kind is FaultKind.TIMEOUT:
             seat.resync = True
             if self._last_id is not None:
@@ -367,16 +370,21 @@ class _Runner:
             hello = protocol.hello(spec.match_id, spec.variant, seat.index, self.names, spec.rules,
                                    seat.time.move_ms, seat.time.bank_ms)
             allowance = seat.time.startup_ms / 1000 - seat.transport.spawn_s
+            hello_line = dumps(hello)
             try:
-                line, elapsed = seat.transport.request(dumps(hello), max(allowance, 0.001))
+                line, elapsed = seat.transport.request(hello_line, max(allowance, 0.001))
                 protocol.parse_answer(line, 0, None)
                 if seat.clock is not None:
                     seat.clock.charge_startup(seat.transport.spawn_s + elapsed)
             except SeatFault as exc:
                 failed.append(seat)
                 kind = FaultKind.STARTUP if exc.kind in (FaultKind.TIMEOUT, FaultKind.CRASH) else exc.kind
+                detail = exc.detail
+                if exc.kind is FaultKind.TIMEOUT:
+                    # The allowance as configured: the read deadline had the spawn time taken off.
+                    detail = f"no answer within the {seat.time.startup_ms} ms start-up allowance"
                 # A bot that cannot even start cannot be substituted for a whole match.
-                self._fault(seat, kind, f"hello: {exc.detail}" if kind is not exc.kind else exc.detail,
+                self._fault(seat, kind, f"hello: {detail}" if kind is not exc.kind else detail, hello_line,
                             force_end=True)
         if failed:
             self.state = forfeit(self.state, [s.index for s in failed])
@@ -491,8 +499,10 @@ class _Runner:
 
                 others = send_others
         if seat.dead:
-            # Substitute policy: a bot that can no longer answer faults at each turn.
-            if self._fault(seat, FaultKind.CRASH, "the bot is no longer running; the referee decides for it"):
+            # Substitute policy: a bot that can no longer answer faults at each turn,
+            # with the kind that ended it (a bot that wrote out of turn did not crash).
+            ended = seat.ended_by or FaultKind.CRASH
+            if self._fault(seat, ended, ended.stand_in):
                 self.state = forfeit(st, [seat.index])
             else:
                 self.state = step(st, fallback_action(st))
