@@ -29,7 +29,7 @@ from referee.game.deals import Deal
 from referee.game.engine import ALL, State, fallback_action, forfeit, new_match, step
 from referee.game.outcomes import EndReason
 from referee.game.rules import Rules, Variant
-from referee.seat import protocol
+from referee.seat import builtin, protocol
 from referee.seat.botprocess import BotProcess
 from referee.seat.clock import TimeControl
 from referee.seat.faults import Fault, FaultKind, FaultPolicy, SeatFault
@@ -210,11 +210,22 @@ def bot_process(spec: MatchSpec, seat: int, seat_spec: SeatSpec, transcript: Tra
 
     Transport factories that wrap processes (tournament cancellation,
     check-bot's recorder) build on this so they never drift from the runner.
+    A ``builtin:NAME`` command runs the bundled bot (:mod:`referee.seat.builtin`).
     """
-    return BotProcess(seat_spec.command, name=f"seat {seat} ({seat_spec.name})", cwd=seat_spec.cwd,
+    command = _command(seat_spec.command)
+    return BotProcess(command, name=f"seat {seat} ({seat_spec.name})", cwd=seat_spec.cwd,
                       env=seat_spec.env, stderr_path=spec.stderr_path(seat), stderr_cap=spec.stderr_cap,
                       max_line=spec.max_line, transcript=transcript.for_seat(seat),
                       new_session=seat_spec.new_session)
+
+
+def _command(command: str | Sequence[str]) -> str | Sequence[str]:
+    """The command to start: a built-in bot's real one; an unknown built-in as given, so that it
+    fails to start with its name in the fault (configs and the command line check names first)."""
+    try:
+        return builtin.resolve(command)
+    except builtin.BuiltinError:
+        return command
 
 
 def run_match(spec: MatchSpec, console: Console | None = None,

@@ -14,12 +14,14 @@ from typing import Any
 import click
 import yaml
 
+from referee.cli.bots import bots_command
 from referee.cli.checkbot import check_bot_command
 from referee.cli.tournament import run_command, standings_command
 from referee.game.rules import RuleError, Rules, Variant
 from referee.human.command import human_command
 from referee.human.play import play_command
 from referee.match import MatchSpec, run_match
+from referee.seat import builtin
 from referee.seat.clock import TimeControl
 from referee.seat.faults import FaultPolicy
 from referee.seat.spec import SeatSpec, bot_name
@@ -116,6 +118,11 @@ def match_command(variant: str, bots: tuple[str, ...], names: tuple[str, ...], s
     rules = parse_rule_options(rule_pairs, {"target": target} if target is not None else None)
     if names and len(names) != len(bots):
         raise click.UsageError(f"give one --name per --bot ({len(bots)}), got {len(names)}")
+    for b in bots:
+        try:
+            builtin.resolve(b)
+        except builtin.BuiltinError as exc:
+            raise click.BadParameter(str(exc), param_hint="--bot") from None
     display = list(names) if names else unique_names([bot_name(b) for b in bots])
     for label, value in (("--move-ms", move_ms), ("--bank-ms", bank_ms), ("--startup-ms", startup_ms)):
         if value < 0:
@@ -141,6 +148,7 @@ cli.add_command(run_command, "run")
 cli.add_command(standings_command, "standings")
 cli.add_command(human_command, "human")
 cli.add_command(play_command, "play")
+cli.add_command(bots_command, "bots")
 
 
 def main() -> None:
