@@ -29,6 +29,7 @@ from referee.game.deals import Deal
 from referee.game.engine import ALL, State, fallback_action, forfeit, new_match, step
 from referee.game.outcomes import EndReason
 from referee.game.rules import Rules, Variant
+from referee.game.start import MatchStart
 from referee.seat import builtin, protocol
 from referee.seat.botprocess import BotProcess
 from referee.seat.clock import TimeControl
@@ -71,6 +72,7 @@ class MatchSpec:
     grace_s: float = 1.0
     max_line: int = 65536
     stderr_cap: int = 1 << 20
+    start: MatchStart | None = None  # a later first hand, with its scores and bags (replaying a hand)
 
     def __post_init__(self) -> None:
         if len(self.seats) != self.variant.seats:
@@ -95,7 +97,8 @@ class MatchSpec:
                 "logs": os.fspath(self.logs) if self.logs is not None else None,
                 "deals": [{"cards": list(d.cards), "salt": d.salt} for d in self.deals]
                 if self.deals is not None else None,
-                "grace_s": self.grace_s, "max_line": self.max_line, "stderr_cap": self.stderr_cap}
+                "grace_s": self.grace_s, "max_line": self.max_line, "stderr_cap": self.stderr_cap,
+                "start": self.start.to_dict() if self.start is not None else None}
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> MatchSpec:
@@ -107,7 +110,8 @@ class MatchSpec:
                    faults=FaultPolicy(data["faults"]), max_faults=int(data["max_faults"]), logs=data.get("logs"),
                    deals=[Deal.from_cards(d["cards"], d["salt"]) for d in deals] if deals is not None else None,
                    grace_s=float(data["grace_s"]), max_line=int(data["max_line"]),
-                   stderr_cap=int(data["stderr_cap"]))
+                   stderr_cap=int(data["stderr_cap"]),
+                   start=MatchStart.from_dict(data["start"]) if data.get("start") is not None else None)
 
 
 @dataclasses.dataclass
@@ -291,7 +295,7 @@ class _Runner:
         self.spec, self.seats, self.names = spec, seats, names
         self.transcript, self.console = transcript, console
         self.faults: list[Fault] = []
-        self.state: State = new_match(spec.variant, spec.rules, spec.seed, spec.deals)
+        self.state: State = new_match(spec.variant, spec.rules, spec.seed, spec.deals, spec.start)
         self.request_id = 0
         self._last_id: int | None = None
         self.encoder = protocol.Encoder()

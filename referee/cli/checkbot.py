@@ -25,7 +25,7 @@ import click
 from referee.cli.checkreport import (REQUEST_TYPES, SITUATIONS, Exchange, FaultEntry, Report, entries_for_seat,
                                     print_report, situations_of)
 from referee.game.cards import parse_cards
-from referee.game.deals import Deal
+from referee.game.deals import Deal, deal_from_hands
 from referee.game.outcomes import EndReason
 from referee.game.rules import Rules, Variant
 from referee.match import MatchRecord, MatchSpec, bot_process, run_match
@@ -65,8 +65,7 @@ def _only_spades_deal() -> Deal:
     others = [c for c in range(39)]
     rng.shuffle(others)
     hands = [others[0:13], list(range(39, 52)), others[13:26], others[26:39]]
-    order = [hands[(0 + 1 + k) % 4][i] for i in range(13) for k in range(4)]
-    return Deal(tuple(order))
+    return deal_from_hands(hands, dealer=0)
 
 
 def _void_deal() -> Deal:
@@ -77,8 +76,7 @@ def _void_deal() -> Deal:
     rng = random.Random(3)
     rng.shuffle(rest)
     hands = [rest[0:13], seat1, rest[13:26], rest[26:39]]
-    order = [hands[(1 + k) % 4][i] for i in range(13) for k in range(4)]
-    return Deal(tuple(order))
+    return deal_from_hands(hands, dealer=0)
 
 
 def scenarios(quick: bool = False) -> list[Scenario]:

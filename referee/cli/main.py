@@ -8,6 +8,9 @@ results folder), ``human`` (the text adapter a person plays through) and
 
 from __future__ import annotations
 
+import contextlib
+import shutil
+import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -16,6 +19,8 @@ import yaml
 
 from referee.cli.bots import bots_command
 from referee.cli.checkbot import check_bot_command
+from referee.cli.replay import deals_for, load_deal, match_start, replay_options
+from referee.cli.stderrview import LiveStderr, crash_tails
 from referee.cli.tournament import run_command, standings_command
 from referee.game.rules import RuleError, Rules, Variant
 from referee.human.command import human_command
@@ -102,11 +107,16 @@ def cli() -> None:
 @click.option("--output", type=click.Path(file_okay=False, path_type=Path), default=None,
               help="Folder for matches.jsonl and logs/ (default: keep nothing).")
 @click.option("--match-id", default=None, help="Match id in the record and log names.")
-@click.option("--quiet", "-q", is_flag=True, help="Print only the result line.")
+@click.option("--quiet", "-q", is_flag=True,
+              help="Print only the result line (and, with --output, where the record went).")
 @click.option("--json", "as_json", is_flag=True, help="Print the match record as JSON.")
+@click.option("--live-stderr", is_flag=True, help="Show the bots' stderr as it comes, each line prefixed by its seat.")
+@replay_options
 def match_command(variant: str, bots: tuple[str, ...], names: tuple[str, ...], seed: int, target: int | None,
                   rule_pairs: tuple[str, ...], move_ms: int, bank_ms: int, startup_ms: int, faults: str,
-                  max_faults: int, output: Path | None, match_id: str | None, quiet: bool, as_json: bool) -> None:
+                  max_faults: int, output: Path | None, match_id: str | None, quiet: bool, as_json: bool,
+                  live_stderr: bool, start_hand: int | None, start_score: str | None, start_bags: str | None,
+                  from_record: Path | None, deal_file: Path | None) -> None:
     """Play one match between bots and print it hand by hand.
 
     \b
@@ -127,12 +137,26 @@ def match_command(variant: str, bots: tuple[str, ...], names: tuple[str, ...], s
     for label, value in (("--move-ms", move_ms), ("--bank-ms", bank_ms), ("--startup-ms", startup_ms)):
         if value < 0:
             raise click.BadParameter(f"must be >= 0, got: {value}", param_hint=label)
+    start = match_start(start_hand, start_score, start_bags, from_record, match_id, seed, v)
+    deal = load_deal(deal_file, v, start.hand if start is not None else 1) if deal_file is not None else None
     folder = ResultsFolder(output) if output is not None else None
+    # Without --output the logs go to a temporary folder: a crashed bot's stderr is worth keeping.
+    scratch = Path(tempfile.mkdtemp(prefix="spades-match-")) if folder is None else None
     spec = MatchSpec(variant=v, seats=seats_for(v, list(bots), display), rules=rules, seed=seed,
                      match_id=match_id or f"{variant}-seed{seed}",
                      time=TimeControl(move_ms, bank_ms, startup_ms), faults=FaultPolicy(faults),
-                     max_faults=max_faults, logs=str(folder.logs) if folder is not None else None)
-    record = run_match(spec, console=None if (quiet or as_json) else _echo)
+                     max_faults=max_faults, logs=str(folder.logs) if folder is not None else str(scratch),
+                     start=start, deals=deals_for(seed, start, deal))
+    stderr_paths = [spec.stderr_path(i) for i in range(len(spec.seats))]
+    live = LiveStderr(stderr_paths, [s.name for s in spec.seats], lambda line: click.echo(line, err=True)) \
+        if live_stderr else contextlib.nullcontext()
+    with live:
+        record = run_match(spec, console=None if (quiet or as_json) else _echo)
+    if not (quiet or as_json):
+        for line in crash_tails(record.faults, stderr_paths, record.bots):
+            click.echo(line)
+    if scratch is not None:
+        _keep_or_remove(scratch, stderr_paths, bool(record.faults), tell=not (quiet or as_json))
     if folder is not None:
         folder.append_record(record.to_dict())
     if as_json:
@@ -141,6 +165,15 @@ def match_command(variant: str, bots: tuple[str, ...], names: tuple[str, ...], s
         click.echo(record.describe())
     if folder is not None and not as_json:
         click.echo(f"Record appended to {folder.matches_path}; transcript in {folder.logs}")
+
+
+def _keep_or_remove(scratch: Path, stderr_paths: list[Path | None], faulted: bool, tell: bool) -> None:
+    """Keep the temporary logs folder, and say where, if a bot faulted or wrote to stderr; else remove it."""
+    wrote = any(p is not None and p.is_file() and p.stat().st_size for p in stderr_paths)
+    if tell and (faulted or wrote):
+        click.echo(f"The bots' stderr and the transcript are kept in {scratch}")
+    else:
+        shutil.rmtree(scratch, ignore_errors=True)
 
 
 cli.add_command(check_bot_command, "check-bot")
