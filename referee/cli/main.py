@@ -19,6 +19,7 @@ import yaml
 
 from referee.cli.bots import bots_command
 from referee.cli.checkbot import check_bot_command
+from referee.cli.faultnotes import fault_hints
 from referee.cli.replay import deals_for, load_deal, match_start, replay_options
 from referee.cli.stderrview import LiveStderr, crash_tails
 from referee.cli.tournament import run_command, standings_command
@@ -153,6 +154,8 @@ def match_command(variant: str, bots: tuple[str, ...], names: tuple[str, ...], s
     with live:
         record = run_match(spec, console=None if (quiet or as_json) else _echo)
     if not (quiet or as_json):
+        for line in fault_hints(spec.transcript_path, record.faults, record.bots):
+            click.echo(line)
         for line in crash_tails(record.faults, stderr_paths, record.bots):
             click.echo(line)
     if scratch is not None:

@@ -93,3 +93,12 @@ def test_bad_replay_options_say_what_is_wrong(tmp_path):
     bad.write_text("hands: {0: [AS]}\n")
     out = spades("match", *bots, "--deal", str(bad), code=2)
     assert "one list of 13 cards for each seat 0-3" in out
+
+
+def test_match_faults_get_the_hint_for_a_classic_mistake():
+    out = spades("match", "--bot", "builtin:heuristic", "--bot", f"{PY} {MISTAKES} lowercase", "--rule", "max_hands=1")
+    assert 'Fault: seat 1 (mistakes_bot) sent a malformed answer in hand 1: "card" is not a card name' in out
+    assert out.count('Hint for seat 1 (mistakes_bot): cards are rank then suit in upper case, e.g. "7C"') == 1
+    kept = re.search(r"kept in (\S+)", out)
+    assert kept
+    shutil.rmtree(kept.group(1))
