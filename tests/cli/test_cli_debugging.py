@@ -27,6 +27,9 @@ def test_live_stderr_shows_each_line_prefixed_by_its_seat():
     lines = [line for line in out.splitlines() if line.startswith("[seat ")]
     assert lines and all(line.startswith("[seat 3 hostile_bot] hostile_bot seat=3") for line in lines), lines
     assert not any(line.startswith("[seat 1") for line in lines)  # seat 1 runs the same program, silently
+    kept = re.search(r"The bots' stderr and the transcript are kept in (\S+)", out)
+    assert kept, "a bot wrote to stderr: its log is kept"
+    shutil.rmtree(kept.group(1))
 
 
 def test_a_crash_shows_the_end_of_its_stderr_and_where_the_logs_are_kept():
