@@ -323,9 +323,11 @@ def print_report(report: Report, echo: Callable[[str], None]) -> None:
         echo(f"  {name:<36} {count:>5}{note}")
     if coverage["discard"] == 0 or situations[SITUATIONS[7]] == 0:
         echo(_TO_TEST_BLIND_NIL)
-    times = sorted(ex.elapsed_ms for ex in report.exchanges if ex.elapsed_ms is not None)
+    # hello is not a decision: its allowance includes starting the program.
+    times = sorted(ex.elapsed_ms for ex in report.exchanges if ex.elapsed_ms is not None
+                   and ex.request["type"] != "hello")
     if times:
-        echo(f"Answer time: median {times[len(times) // 2]:.1f} ms, max {times[-1]:.1f} ms "
+        echo(f"Answer time (decisions): median {times[len(times) // 2]:.1f} ms, max {times[-1]:.1f} ms "
              f"(slow above {report.slow_ms:.0f} ms)")
     groups = group_entries(report.entries)
     if groups:
