@@ -144,7 +144,7 @@ def match_command(variant: str, bots: tuple[str, ...], names: tuple[str, ...], s
     # Without --output the logs go to a temporary folder: a crashed bot's stderr is worth keeping.
     scratch = Path(tempfile.mkdtemp(prefix="spades-match-")) if folder is None else None
     spec = MatchSpec(variant=v, seats=seats_for(v, list(bots), display), rules=rules, seed=seed,
-                     match_id=match_id or f"{variant}-seed{seed}",
+                     match_id=match_id or f"{variant}-seed{seed}" + (f"-from-hand{start.hand}" if start else ""),
                      time=TimeControl(move_ms, bank_ms, startup_ms), faults=FaultPolicy(faults),
                      max_faults=max_faults, logs=str(folder.logs) if folder is not None else str(scratch),
                      start=start, deals=deals_for(seed, start, deal))
