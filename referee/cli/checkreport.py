@@ -197,7 +197,8 @@ def entries_for_seat(scenario_no: int, scenario: str, faults: list[Fault], excha
         if root is not None and fault.kind is FaultKind.MALFORMED and _answer_id(answer) in root.late_ids:
             # The answer to an earlier request, one behind: the echo of a stray line, not a new mistake.
             root.behind += 1
-            root.late_ids.add(rid)
+            if rid is not None:
+                root.late_ids.add(rid)
             continue
         entry = FaultEntry(scenario_no, scenario, fault, rtype, rid, answer, hint_for(fault.kind, rtype, answer))
         if entry.hint is Hint.STDOUT_IS_FOR_ANSWERS and rid is not None:

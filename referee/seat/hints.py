@@ -61,6 +61,8 @@ def hint_for(kind: FaultKind, request_type: str | None, answer: str | None) -> H
     """
     if request_type == "hello" and answer is None and kind in (FaultKind.STARTUP, FaultKind.TIMEOUT):
         return Hint.FLUSH
+    if kind is FaultKind.UNEXPECTED:
+        return Hint.STDOUT_IS_FOR_ANSWERS  # nearly always a debug print, or an answer to an event
     if answer is None or kind is not FaultKind.MALFORMED:
         return None
     try:
