@@ -68,9 +68,11 @@ def installed(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path, dic
         build.insert(4, "--no-build-isolation")  # no download of the build tools: the test extra has them
     _run(build, tmp, env)
     (wheel,) = (tmp / "dist").glob("spades_referee-*.whl")
-    venv.EnvBuilder(with_pip=True, system_site_packages=False).create(tmp / "venv")
+    # No pip inside the venv (no ensurepip needed, quicker): this pip installs into it (--python).
+    venv.EnvBuilder(with_pip=False, system_site_packages=False).create(tmp / "venv")
     bin_dir = tmp / "venv" / "bin"
-    _run([str(bin_dir / "python"), "-m", "pip", "install", "-q", str(wheel)], tmp, env, timeout=300)
+    _run([sys.executable, "-m", "pip", "--python", str(bin_dir / "python"), "install", "-q", str(wheel)], tmp, env,
+         timeout=300)
     work = tmp / "elsewhere"
     work.mkdir()
     env["PATH"] = f"{bin_dir}{os.pathsep}{env.get('PATH', '')}"
