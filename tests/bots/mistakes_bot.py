@@ -21,7 +21,7 @@ import sys
 import time
 
 
-def decide(msg: dict, mode: str, plays: int) -> dict:
+def decide(msg: dict, mode: str) -> dict:
     kind, state = msg["type"], msg.get("state", {})
     hand = state.get("hand", [])
     if kind == "hello":
@@ -65,7 +65,7 @@ def main() -> int:
                 debug = f"DEBUG playing {msg['legal'][0]} from {len(msg['state']['hand'])} cards\n"
             if plays == late_at:
                 time.sleep(late_ms / 1000)
-        answer = {"id": msg["id"], **decide(msg, mode, plays)}
+        answer = {"id": msg["id"], **decide(msg, mode)}
         out.write(debug + json.dumps(answer) + "\n")
         if mode != "no-flush":
             out.flush()
