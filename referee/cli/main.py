@@ -141,9 +141,10 @@ def match_command(variant: str, bots: tuple[str, ...], names: tuple[str, ...], s
     start = match_start(start_hand, start_score, start_bags, from_record, match_id, seed, v)
     deal = load_deal(deal_file, v, start.hand if start is not None else 1) if deal_file is not None else None
     folder = ResultsFolder(output) if output is not None else None
+    seats = seats_for(v, list(bots), display)
     # Without --output the logs go to a temporary folder: a crashed bot's stderr is worth keeping.
     scratch = Path(tempfile.mkdtemp(prefix="spades-match-")) if folder is None else None
-    spec = MatchSpec(variant=v, seats=seats_for(v, list(bots), display), rules=rules, seed=seed,
+    spec = MatchSpec(variant=v, seats=seats, rules=rules, seed=seed,
                      match_id=match_id or f"{variant}-seed{seed}" + (f"-from-hand{start.hand}" if start else ""),
                      time=TimeControl(move_ms, bank_ms, startup_ms), faults=FaultPolicy(faults),
                      max_faults=max_faults, logs=str(folder.logs) if folder is not None else str(scratch),
@@ -151,8 +152,13 @@ def match_command(variant: str, bots: tuple[str, ...], names: tuple[str, ...], s
     stderr_paths = [spec.stderr_path(i) for i in range(len(spec.seats))]
     live = LiveStderr(stderr_paths, [s.name for s in spec.seats], lambda line: click.echo(line, err=True)) \
         if live_stderr else contextlib.nullcontext()
-    with live:
-        record = run_match(spec, console=None if (quiet or as_json) else _echo)
+    try:
+        with live:
+            record = run_match(spec, console=None if (quiet or as_json) else _echo)
+    except BaseException:  # Ctrl-C, or a bad spec: nothing worth keeping
+        if scratch is not None:
+            shutil.rmtree(scratch, ignore_errors=True)
+        raise
     if not (quiet or as_json):
         for line in fault_hints(spec.transcript_path, record.faults, record.bots):
             click.echo(line)
