@@ -12,10 +12,11 @@ import argparse
 import os
 import sys
 
-# Run from any working directory: make the ``bots`` folder's parent importable.
-sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+# Run from any working directory, from a clone (bots/) or an installed wheel
+# (the same folder as the package spades_bots): import ``strong`` from this file's folder.
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from bots.strong.bot import Budget, StrongBot, serve  # noqa: E402
+from strong.bot import Budget, StrongBot, serve  # noqa: E402
 
 
 def main(argv: list[str] | None = None) -> int:

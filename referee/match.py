@@ -29,7 +29,8 @@ from referee.game.deals import Deal, keyed_deals
 from referee.game.engine import ALL, State, fallback_action, forfeit, new_match, step
 from referee.game.outcomes import EndReason
 from referee.game.rules import Rules, Variant
-from referee.seat import protocol
+from referee.game.start import MatchStart
+from referee.seat import builtin, protocol
 from referee.seat.botprocess import BotProcess
 from referee.seat.clock import TimeControl
 from referee.seat.faults import Fault, FaultKind, FaultPolicy, ProtocolFault, SeatFault
@@ -77,6 +78,7 @@ class MatchSpec:
     #: derives from the seed and its results folder's secret, so that the
     #: seed (public, from the config) tells a bot nothing about the cards.
     deal_key: str | None = None
+    start: MatchStart | None = None  # a later first hand, with its scores and bags (replaying a hand)
 
     def __post_init__(self) -> None:
         if len(self.seats) != self.variant.seats:
@@ -102,7 +104,8 @@ class MatchSpec:
                 "deals": [{"cards": list(d.cards), "salt": d.salt} for d in self.deals]
                 if self.deals is not None else None,
                 "grace_s": self.grace_s, "max_line": self.max_line, "stderr_cap": self.stderr_cap,
-                "deal_key": self.deal_key}
+                "deal_key": self.deal_key,
+                "start": self.start.to_dict() if self.start is not None else None}
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> MatchSpec:
@@ -114,7 +117,8 @@ class MatchSpec:
                    faults=FaultPolicy(data["faults"]), max_faults=int(data["max_faults"]), logs=data.get("logs"),
                    deals=[Deal.from_cards(d["cards"], d["salt"]) for d in deals] if deals is not None else None,
                    grace_s=float(data["grace_s"]), max_line=int(data["max_line"]),
-                   stderr_cap=int(data["stderr_cap"]), deal_key=data.get("deal_key"))
+                   stderr_cap=int(data["stderr_cap"]), deal_key=data.get("deal_key"),
+                   start=MatchStart.from_dict(data["start"]) if data.get("start") is not None else None)
 
 
 @dataclasses.dataclass
@@ -174,7 +178,8 @@ _NO_CLOCK_S = 86400.0
 class _Seat:
     """Runner-side bookkeeping of one seat."""
 
-    __slots__ = ("index", "spec", "transport", "clock", "time", "faults", "dead", "gone", "resync", "stale", "name")
+    __slots__ = ("index", "spec", "transport", "clock", "time", "faults", "dead", "gone", "resync", "stale", "name",
+                 "ended_by")
 
     def __init__(self, index: int, spec: SeatSpec, transport: Transport, time_control: TimeControl):
         self.index, self.spec, self.transport, self.time = index, spec, transport, time_control
@@ -182,6 +187,7 @@ class _Seat:
         self.clock = time_control.clock()
         self.faults = 0
         self.dead = False  # no further answers can be trusted (crash, oversize, ...)
+        self.ended_by: FaultKind | None = None  # the kind of the fault that made it dead
         self.gone = False  # nothing can be sent to it any more (its input is closed)
         self.resync = False  # a late answer may still be in the pipe (substitute after timeout)
         self.stale: set[int] = set()  # ids of requests that timed out: their answers are dropped
@@ -215,11 +221,22 @@ def bot_process(spec: MatchSpec, seat: int, seat_spec: SeatSpec, transcript: Tra
 
     Transport factories that wrap processes (tournament cancellation,
     check-bot's recorder) build on this so they never drift from the runner.
+    A ``builtin:NAME`` command runs the bundled bot (:mod:`referee.seat.builtin`).
     """
-    return BotProcess(seat_spec.command, name=f"seat {seat} ({seat_spec.name})", cwd=seat_spec.cwd,
+    command = _command(seat_spec.command)
+    return BotProcess(command, name=f"seat {seat} ({seat_spec.name})", cwd=seat_spec.cwd,
                       env=seat_spec.env, stderr_path=spec.stderr_path(seat), stderr_cap=spec.stderr_cap,
                       max_line=spec.max_line, transcript=transcript.for_seat(seat),
                       new_session=seat_spec.new_session)
+
+
+def _command(command: str | Sequence[str]) -> str | Sequence[str]:
+    """The command to start: a built-in bot's real one; an unknown built-in as given, so that it
+    fails to start with its name in the fault (configs and the command line check names first)."""
+    try:
+        return builtin.resolve(command)
+    except builtin.BuiltinError:
+        return command
 
 
 def run_match(spec: MatchSpec, console: Console | None = None,
@@ -309,7 +326,7 @@ class _Runner:
         self.transcript, self.console = transcript, console
         self.faults: list[Fault] = []
         deals = spec.deals if spec.deals is not None or spec.deal_key is None else keyed_deals(spec.deal_key)
-        self.state: State = new_match(spec.variant, spec.rules, spec.seed, deals)
+        self.state: State = new_match(spec.variant, spec.rules, spec.seed, deals, spec.start)
         self.request_id = 0
         self._last_id: int | None = None
         self.encoder = protocol.Encoder()
@@ -333,6 +350,7 @@ class _Runner:
             self._send(seat, dumps(protocol.error(message)), quiet=True)
         if kind.ends_seat:
             seat.dead = True
+            seat.ended_by = seat.ended_by or kind
         elif kind is FaultKind.TIMEOUT:
             seat.resync = True
             if self._last_id is not None:
@@ -420,16 +438,21 @@ class _Runner:
             hello = protocol.hello(spec.match_id, spec.variant, seat.index, self.names, spec.rules,
                                    seat.time.move_ms, seat.time.bank_ms)
             allowance = seat.time.startup_ms / 1000 - seat.transport.spawn_s
+            hello_line = dumps(hello)
             try:
-                line, elapsed = seat.transport.request(dumps(hello), max(allowance, 0.001))
+                line, elapsed = seat.transport.request(hello_line, max(allowance, 0.001))
                 _judge(lambda: protocol.parse_answer(line, 0, None), line)
                 if seat.clock is not None:
                     seat.clock.charge_startup(seat.transport.spawn_s + elapsed)
             except SeatFault as exc:
                 failed.append(seat)
                 kind = FaultKind.STARTUP if exc.kind in (FaultKind.TIMEOUT, FaultKind.CRASH) else exc.kind
+                detail = exc.detail
+                if exc.kind is FaultKind.TIMEOUT:
+                    # The allowance as configured: the read deadline had the spawn time taken off.
+                    detail = f"no answer within the {seat.time.startup_ms} ms start-up allowance"
                 # A bot that cannot even start cannot be substituted for a whole match.
-                self._fault(seat, kind, f"hello: {exc.detail}" if kind is not exc.kind else exc.detail,
+                self._fault(seat, kind, f"hello: {detail}" if kind is not exc.kind else detail, hello_line,
                             force_end=True)
         if failed:
             self.state = forfeit(self.state, [s.index for s in failed])
@@ -544,8 +567,10 @@ class _Runner:
 
                 others = send_others
         if seat.dead:
-            # Substitute policy: a bot that can no longer answer faults at each turn.
-            if self._fault(seat, FaultKind.CRASH, "the bot is no longer running; the referee decides for it"):
+            # Substitute policy: a bot that can no longer answer faults at each turn,
+            # with the kind that ended it (a bot that wrote out of turn did not crash).
+            ended = seat.ended_by or FaultKind.CRASH
+            if self._fault(seat, ended, ended.stand_in):
                 self.state = forfeit(st, [seat.index])
             else:
                 self.state = step(st, fallback_action(st))

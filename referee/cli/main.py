@@ -9,21 +9,29 @@ results folder), ``human`` (the text adapter a person plays through) and
 
 from __future__ import annotations
 
+import contextlib
 import secrets
+import shutil
+import tempfile
 from pathlib import Path
 from typing import Any
 
 import click
 import yaml
 
+from referee.cli.bots import bots_command
 from referee.cli.checkbot import check_bot_command
 from referee.cli.deal import deal_command
+from referee.cli.faultnotes import fault_hints
 from referee.cli.pages import replay_command, report_command, show_command
+from referee.cli.starthand import deals_for, load_deal, match_start, replay_options
+from referee.cli.stderrview import LiveStderr, crash_tails
 from referee.cli.tournament import run_command, standings_command
 from referee.game.rules import RuleError, Rules, Variant
 from referee.human.command import human_command
 from referee.human.play import play_command
 from referee.match import LogWriteError, MatchSpec, run_match
+from referee.seat import builtin
 from referee.seat.clock import TimeControl
 from referee.seat.faults import FaultPolicy
 from referee.seat.spec import SeatSpec, bot_name
@@ -106,12 +114,17 @@ def cli() -> None:
 @click.option("--output", type=click.Path(file_okay=False, path_type=Path), default=None,
               help="Folder for matches.jsonl and logs/ (default: keep nothing).")
 @click.option("--match-id", default=None, help="Match id in the record and log names.")
-@click.option("--quiet", "-q", is_flag=True, help="Print only the result line.")
+@click.option("--quiet", "-q", is_flag=True,
+              help="Print only the result line (and, with --output, where the record went).")
 @click.option("--json", "as_json", is_flag=True, help="Print the match record as JSON.")
+@click.option("--live-stderr", is_flag=True, help="Show the bots' stderr as it comes, each line prefixed by its seat.")
+@replay_options
 def match_command(variant: str, bots: tuple[str, ...], names: tuple[str, ...], seed: int | None,
                   target: int | None,
                   rule_pairs: tuple[str, ...], move_ms: int, bank_ms: int, startup_ms: int, faults: str,
-                  max_faults: int, output: Path | None, match_id: str | None, quiet: bool, as_json: bool) -> None:
+                  max_faults: int, output: Path | None, match_id: str | None, quiet: bool, as_json: bool,
+                  live_stderr: bool, start_hand: int | None, start_score: str | None, start_bags: str | None,
+                  from_record: Path | None, deal_file: Path | None) -> None:
     """Play one match between bots and print it hand by hand.
 
     \b
@@ -123,22 +136,38 @@ def match_command(variant: str, bots: tuple[str, ...], names: tuple[str, ...], s
     rules = parse_rule_options(rule_pairs, {"target": target} if target is not None else None)
     if names and len(names) != len(bots):
         raise click.UsageError(f"give one --name per --bot ({len(bots)}), got {len(names)}")
+    for b in bots:
+        try:
+            builtin.resolve(b)
+        except builtin.BuiltinError as exc:
+            raise click.BadParameter(str(exc), param_hint="--bot") from None
     display = list(names) if names else unique_names([bot_name(b) for b in bots])
     for label, value in (("--move-ms", move_ms), ("--bank-ms", bank_ms), ("--startup-ms", startup_ms)):
         if value < 0:
             raise click.BadParameter(f"must be >= 0, got: {value}", param_hint=label)
-    folder = ResultsFolder(output) if output is not None else None
     if seed is None:
         seed = secrets.randbits(48)  # exact in every JSON reader, like a tournament's seeds
+    start = match_start(start_hand, start_score, start_bags, from_record, match_id, seed, v)
+    deal = load_deal(deal_file, v, start.hand if start is not None else 1) if deal_file is not None else None
+    folder = ResultsFolder(output) if output is not None else None
+    seats = seats_for(v, list(bots), display)
+    # Without --output the logs go to a temporary folder: a crashed bot's stderr is worth keeping.
+    scratch = Path(tempfile.mkdtemp(prefix="spades-match-")) if folder is None else None
     # The id reaches the bots (hello): it must say nothing of the seed.
-    spec = MatchSpec(variant=v, seats=seats_for(v, list(bots), display), rules=rules, seed=seed,
-                     match_id=match_id or f"{variant}-{secrets.token_hex(4)}",
+    spec = MatchSpec(variant=v, seats=seats, rules=rules, seed=seed,
+                     match_id=match_id or f"{variant}-{secrets.token_hex(4)}"
+                     + (f"-from-hand{start.hand}" if start else ""),
                      time=TimeControl(move_ms, bank_ms, startup_ms), faults=FaultPolicy(faults),
-                     max_faults=max_faults, logs=str(folder.logs) if folder is not None else None)
+                     max_faults=max_faults, logs=str(folder.logs) if folder is not None else str(scratch),
+                     start=start, deals=deals_for(seed, start, deal))
+    stderr_paths = [spec.stderr_path(i) for i in range(len(spec.seats))]
+    live = LiveStderr(stderr_paths, [s.name for s in spec.seats], lambda line: click.echo(line, err=True)) \
+        if live_stderr else contextlib.nullcontext()
     try:
         if folder is not None:
             folder.secret(create=True)  # before the match: a folder that cannot sign records is refused first
-        record = run_match(spec, console=None if (quiet or as_json) else _echo)
+        with live:
+            record = run_match(spec, console=None if (quiet or as_json) else _echo)
         if folder is not None:
             folder.append_record(record.to_dict())
     except (LogWriteError, ResultsError) as exc:
@@ -147,12 +176,32 @@ def match_command(variant: str, bots: tuple[str, ...], names: tuple[str, ...], s
         where = exc.filename or (folder.matches_path if folder is not None else "a match log")
         raise click.ClickException(f"cannot write {where}: {exc.strerror or exc}; the match was not recorded") \
             from None
+    except BaseException:  # Ctrl-C, or a bad spec: nothing worth keeping
+        if scratch is not None:
+            shutil.rmtree(scratch, ignore_errors=True)
+        raise
+    if not (quiet or as_json):
+        for line in fault_hints(spec.transcript_path, record.faults, record.bots):
+            click.echo(line)
+        for line in crash_tails(record.faults, stderr_paths, record.bots):
+            click.echo(line)
+    if scratch is not None:
+        _keep_or_remove(scratch, stderr_paths, bool(record.faults), tell=not (quiet or as_json))
     if as_json:
         click.echo(record.to_json())
     elif quiet:
         click.echo(record.describe())
     if folder is not None and not as_json:
         click.echo(f"Record appended to {folder.matches_path}; transcript in {folder.logs}")
+
+
+def _keep_or_remove(scratch: Path, stderr_paths: list[Path | None], faulted: bool, tell: bool) -> None:
+    """Keep the temporary logs folder, and say where, if a bot faulted or wrote to stderr; else remove it."""
+    wrote = any(p is not None and p.is_file() and p.stat().st_size for p in stderr_paths)
+    if tell and (faulted or wrote):
+        click.echo(f"The bots' stderr and the transcript are kept in {scratch}")
+    else:
+        shutil.rmtree(scratch, ignore_errors=True)
 
 
 cli.add_command(check_bot_command, "check-bot")
@@ -164,6 +213,7 @@ cli.add_command(play_command, "play")
 cli.add_command(replay_command, "replay")
 cli.add_command(report_command, "report")
 cli.add_command(show_command, "show")
+cli.add_command(bots_command, "bots")
 
 
 def main() -> None:

@@ -75,6 +75,18 @@ def seeded_deal(seed: int, hand_no: int) -> Deal:
     return trusted_deal(shuffled_deck(rng), rng.getrandbits(32))
 
 
+def deal_from_hands(hands: Sequence[Sequence[int]], dealer: int, salt: int = 0) -> Deal:
+    """The partnership deal that gives seat ``s`` the cards ``hands[s]`` when ``dealer`` deals.
+
+    Cards are dealt one at a time from the dealer's left, so card ``i`` of the
+    order goes to seat ``(dealer + 1 + i) % 4``.
+    """
+    if len(hands) != 4 or any(len(h) != 13 for h in hands):
+        raise ValueError(f"a partnership deal is 4 hands of 13 cards, got hands of {[len(h) for h in hands]} cards")
+    order = [hands[(dealer + 1 + k) % 4][i] for i in range(13) for k in range(4)]
+    return Deal(tuple(order), salt)
+
+
 def seeded_deals(seed: int) -> DealSource:
     """A deal source for a whole match from one seed."""
     return lambda hand_no: seeded_deal(seed, hand_no)

@@ -46,6 +46,7 @@ from referee.game.deals import Deal, DealSource, seeded_deal, seeded_deals
 from referee.game.outcomes import EndReason
 from referee.game.rules import Rules, Variant
 from referee.game.scoring import HandScore, match_outcome, score_hand
+from referee.game.start import MatchStart
 
 Action = Union[bool, int, tuple]
 _BIT = tuple(1 << c for c in range(52))
@@ -298,13 +299,15 @@ _NEXT = (1, 2, 3, 0)  # the seat after each seat, partnership
 
 
 def new_match(variant: Variant | str, rules: Rules | None = None, seed: int = 0,
-              deals: DealSource | Sequence[Deal | Sequence[int]] | None = None) -> State:
+              deals: DealSource | Sequence[Deal | Sequence[int]] | None = None,
+              start: MatchStart | None = None) -> State:
     """A new match at its first decision.
 
     ``deals`` may inject the deal of each hand (a sequence of :class:`Deal`
     or 52-card orders, used for hands 1, 2, ... and then falling back to the
     seed, or a callable ``hand_no -> Deal``); otherwise deals come from
-    ``seed`` alone, so the same seed always gives the same match.
+    ``seed`` alone, so the same seed always gives the same match. ``start``
+    begins at a later hand with the given scores and bags (for replaying it).
     """
     if variant.__class__ is not Variant:
         variant = Variant.parse(variant)
@@ -312,11 +315,13 @@ def new_match(variant: Variant | str, rules: Rules | None = None, seed: int = 0,
     c.variant, c.rules, c.nseats = variant, rules or Rules(), 4 if variant is _PARTNERSHIP else 2
     c.deal_source = _deal_source(seed, deals)
     c.score = c.bags = (0, 0)
+    if start is not None:
+        c.score, c.bags = start.score, start.bags
     c.history, c.winner, c.reason = (), None, None
     st = State()
     st._ctx, st.over = c, False
     events: list[Event] = []
-    _start_hand(st, 1, events)
+    _start_hand(st, start.hand if start is not None else 1, events)
     st._events = tuple(events)
     return st
 

@@ -15,6 +15,7 @@ import termios
 import click
 
 from referee.human.adapter import run_adapter
+from referee.seat import builtin
 
 __all__ = ["human_command"]
 
@@ -58,6 +59,10 @@ def human_command(
         partner = shlex.split(partner_bot)
         if not partner:
             raise click.BadParameter(f"empty command, got: {partner_bot!r}", param_hint="--partner-bot")
+        try:
+            partner = list(builtin.resolve(partner))
+        except builtin.BuiltinError as exc:
+            raise click.BadParameter(str(exc), param_hint="--partner-bot") from None
     _leave_terminal_if_in_background()
     sys.exit(run_adapter(tty, input_path, output_path, ascii_only, color, name, partner))
 

@@ -21,6 +21,7 @@ import click
 from referee.game.rules import RuleError, Rules, Variant
 from referee.human.adapter import program_name
 from referee.match import MatchRecord, MatchSpec, run_match
+from referee.seat import builtin
 from referee.seat.clock import TimeControl
 from referee.seat.faults import FaultPolicy
 from referee.seat.spec import SeatSpec
@@ -28,9 +29,9 @@ from referee.tournament.results import ResultsFolder
 
 __all__ = ["play_command"]
 
-# The repository root: where ``bots/`` lives and from where ``-m referee.human`` imports.
+# The folder from where ``-m referee.human`` imports this very package (a clone's root, or site-packages).
 _ROOT = Path(__file__).resolve().parent.parent.parent
-_DEFAULT_BOT = _ROOT / "bots" / "heuristic_bot.py"
+_DEFAULT_BOT = "builtin:heuristic"  # the bundled bot, found wherever the package is (referee.seat.builtin)
 
 
 def _controlling_terminal() -> str | None:
@@ -67,15 +68,15 @@ def _other_seats(bots: tuple[str, ...], count: int) -> list[list[str]]:
     command in every other seat; otherwise exactly one per other seat.
     """
     if not bots:
-        if not _DEFAULT_BOT.is_file():
-            raise click.UsageError(
-                f"the default bot is missing (looked for {_DEFAULT_BOT.relative_to(_ROOT)}); give one with --bot CMD"
-            )
-        return [[sys.executable, str(_DEFAULT_BOT)] for _ in range(count)]
+        bots = (_DEFAULT_BOT,)
     commands = [shlex.split(b) for b in bots]
     for text, argv in zip(bots, commands):
         if not argv:
             raise click.BadParameter(f"empty bot command, got: {text!r}", param_hint="--bot")
+        try:
+            builtin.resolve(argv)
+        except builtin.BuiltinError as exc:
+            raise click.BadParameter(str(exc), param_hint="--bot") from None
     if len(commands) == 1:
         return commands * count
     if len(commands) != count:

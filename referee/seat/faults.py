@@ -50,6 +50,17 @@ class FaultKind(str, enum.Enum):
         """
         return self in _ENDS_SEAT
 
+    @property
+    def stand_in(self) -> str:
+        """The detail of each later fault of a seat this kind ended, under ``substitute``.
+
+        The referee decides every later turn of such a seat and counts each as
+        a fault of the same kind; the detail says what happened without
+        claiming a crash that did not happen.
+        """
+        return _STAND_IN.get(self, f"the referee stopped reading this bot after its {self.value} fault "
+                                   "and decides for it")
+
 
 _FAULT_SUMMARY = {
     FaultKind.TIMEOUT: "ran out of time",
@@ -59,6 +70,12 @@ _FAULT_SUMMARY = {
     FaultKind.OVERSIZE: "sent a line over the length limit",
     FaultKind.UNEXPECTED: "wrote to stdout with no request outstanding",
     FaultKind.STARTUP: "failed to start or to answer hello in time",
+}
+_STAND_IN = {
+    FaultKind.CRASH: "the bot is no longer running; the referee decides for it",
+    FaultKind.OVERSIZE: "the referee stopped reading this bot after its over-long line and decides for it",
+    FaultKind.UNEXPECTED: "the referee stopped reading this bot after its output with no request outstanding "
+                          "and decides for it",
 }
 _ENDS_SEAT = frozenset((FaultKind.CRASH, FaultKind.OVERSIZE, FaultKind.UNEXPECTED, FaultKind.STARTUP))
 
@@ -133,6 +150,12 @@ class Fault:
         return cls(int(data["seat"]), FaultKind(data["kind"]), str(data["detail"]), int(data["hand"]),
                    data.get("request"))
 
+    @property
+    def at_startup(self) -> bool:
+        """Whether the fault happened before the first hand (starting the bot, or its ``hello``)."""
+        return self.kind is FaultKind.STARTUP or (self.request or "").startswith('{"type":"hello"')
+
     def describe(self, names: Sequence[str]) -> str:
-        """E.g. ``seat 2 (alpha) ran out of time: took 1200 ms > 1000 ms move time ...``."""
-        return f"seat {self.seat} ({names[self.seat]}) {self.kind.summary} in hand {self.hand}: {self.detail}"
+        """E.g. ``seat 2 (alpha) ran out of time in hand 3: no answer within 1000 ms``."""
+        when = "at start-up" if self.at_startup else f"in hand {self.hand}"
+        return f"seat {self.seat} ({names[self.seat]}) {self.kind.summary} {when}: {self.detail}"

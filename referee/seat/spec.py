@@ -14,6 +14,7 @@ import shlex
 from pathlib import Path
 from typing import Any, Mapping, Sequence
 
+from referee.seat.builtin import builtin_name
 from referee.seat.clock import TimeControl
 
 __all__ = ["SeatSpec", "bot_name"]
@@ -30,8 +31,12 @@ def bot_name(command: str | Sequence[str]) -> str:
     ``python3 bots/heuristic_bot.py`` -> ``heuristic_bot``; ``./mybot --level 3``
     -> ``mybot``; ``python3 -m mybot`` -> ``mybot``. Option values are never
     taken for names: the first word that looks like a script wins, else the
-    first word that is neither an interpreter nor an option.
+    first word that is neither an interpreter nor an option. A bundled bot
+    (``builtin:heuristic --level 2``) is named after itself (``heuristic``).
     """
+    builtin = builtin_name(command)
+    if builtin:
+        return builtin
     if isinstance(command, str):
         try:
             words = shlex.split(command)

@@ -28,6 +28,8 @@ import yaml
 
 from referee.game.rules import RuleError, Rules, Variant
 from referee.match import MatchSpec
+from referee.seat.builtin import BuiltinError, builtin_name
+from referee.seat.builtin import resolve as resolve_builtin
 from referee.seat.clock import TimeControl
 from referee.seat.faults import FaultPolicy
 from referee.seat.spec import bot_name
@@ -579,6 +581,12 @@ def check_command(argv: Sequence[str], cwd: Path, env: Mapping[str, str] | None 
     (python3, node, ...) the script argument must exist as well, since a
     missing script only shows up as a crash in every match.
     """
+    if builtin_name(argv) is not None:
+        try:
+            resolved = resolve_builtin(argv)
+        except BuiltinError as exc:
+            return str(exc)
+        argv = list(resolved)
     program = argv[0]
     if "/" in program:
         exe = (cwd / os.path.expanduser(program))

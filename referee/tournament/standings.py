@@ -25,8 +25,8 @@ Definitions (also printed under the tables):
 * **Faults** by kind, and decision time (mean and max, ms) over all the
   bot's decisions, from the referee's clock.
 * **Twin pairs** (duplicate tournaments): the two matches played on the same
-  deals with the bots in swapped seats. A bot wins the pair by scoring more
-  than one of its two matches (draws half); one win each is a split.
+  deals with the bots in swapped seats. A bot wins the pair with more than 1
+  of its 2 match points (a win is 1, a draw 1/2); 1 each is a split.
   The margin is the bot's score minus the opponent's, summed over both.
 """
 
@@ -410,8 +410,9 @@ _NOTES = (
     "Bids made: side contracts (sum of non-nil bids) made / played; a set is a contract not made. "
     "Nil and blind nil: made/tried. Bags/hand: overtricks plus failed-nil tricks. ms: decision time.",
 )
-_TWIN_NOTE = ("Twin pairs: two matches on the same deals with seats swapped; a pair is won by scoring more than "
-              "one of its two matches, a split is one win each. Margin: own score minus opponent's, both matches.")
+_TWIN_NOTE = ("Twin pairs: two matches on the same deals with seats swapped; a bot wins the pair with more than "
+              "1 of its 2 match points (a win is 1, a draw 1/2), a split is 1 each. Margin: own score minus "
+              "opponent's, both matches.")
 
 
 def _show(value: Any, fmt: str = "{}", none: str = "-") -> str:

@@ -206,8 +206,10 @@ def test_bot_names_and_seat_commands() -> None:
     assert _bot_name([sys.executable, "-u", "x/strong_bot.py"]) == "strong"
     assert _other_seats(("python3 a.py",), 3) == [["python3", "a.py"]] * 3
     assert _other_seats(("x", "y z", "'q r'"), 3) == [["x"], ["y", "z"], ["q r"]]
+    from referee.seat.builtin import resolve
     default = _other_seats((), 1)
-    assert default == [[sys.executable, str(ROOT / "bots" / "heuristic_bot.py")]]
+    assert default == [["builtin:heuristic"]]  # the bundled bot, wherever the package is installed
+    assert resolve(default[0]) == [sys.executable, str(ROOT / "bots" / "heuristic_bot.py")]
 
 
 def test_result_text_from_the_persons_side() -> None:

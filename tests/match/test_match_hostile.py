@@ -163,3 +163,16 @@ def test_substitute_late_answer_through_a_tournaments_transport(tmp_path, marker
     assert [(f.seat, f.kind) for f in record.faults] == [(1, FaultKind.TIMEOUT)]
     assert record.reason is EndReason.MAX_HANDS
     assert record.hands[0]["bids"][1] == 1
+
+
+@pytest.mark.parametrize("flags, kind", [(["--unsolicited", "--on", "bid"], FaultKind.UNEXPECTED),
+                                         (["--crash"], FaultKind.CRASH)])
+def test_the_turns_decided_for_an_ended_seat_never_claim_a_crash_that_did_not_happen(tmp_path, marker, flags, kind):
+    """Under substitute, each later turn of a seat a fault ended is counted with that fault's kind."""
+    record = play(tmp_path, marker, flags, faults=FaultPolicy.SUBSTITUTE, max_faults=3)
+    assert [f.kind for f in record.faults] == [kind] * 3 and record.reason is EndReason.FORFEIT
+    assert all(f.detail == kind.stand_in for f in record.faults[1:])
+    if kind is FaultKind.UNEXPECTED:
+        assert "stopped reading this bot" in record.faults[1].detail
+        assert not any("no longer running" in f.detail or "exited" in f.describe(record.bots)
+                       for f in record.faults)

@@ -415,3 +415,19 @@ def test_validate_transcript_reports_the_bad_line(transcripts: dict[str, Path], 
     assert f"line {index + 1} (seat {entry['seat']}, in): answer to play does not match schema answer-play.json" in err
     assert "'ZZ' does not match" in err
     assert schemas.main([]) == 2
+
+
+def test_a_non_json_answer_line_in_a_transcript_is_reported(transcripts: dict[str, Path], tmp_path: Path,
+                                                            capsys: pytest.CaptureFixture[str]) -> None:
+    """A bot line the referee kept as ``raw`` (not a JSON object) is a bad answer, never skipped as valid."""
+    lines = transcripts["faults"].read_text().splitlines()
+    index = next(i for i, line in enumerate(lines) if '"dir":"out"' in line and '"type":"play","id"' in line)
+    seat = json.loads(lines[index])["seat"]
+    answer = next(i for i in range(index + 1, len(lines)) if f'"seat":{seat},"dir":"in"' in lines[i])
+    raw = json.dumps({"t": 1.0, "seat": seat, "dir": "in", "raw": "DEBUG playing 7C"})
+    path = tmp_path / "raw.jsonl"
+    path.write_text("\n".join(lines[:answer] + [raw] + lines[answer + 1:]) + "\n")
+    assert schemas.main([str(path)]) == 1
+    err = capsys.readouterr().err
+    assert f"line {answer + 1} (seat {seat}, in): the answer to play is not a JSON object" in err
+    assert "'DEBUG playing 7C'" in err

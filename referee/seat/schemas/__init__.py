@@ -168,10 +168,11 @@ def validate_transcript(lines: Iterable[str]) -> int:
 
     ``lines`` are the lines of ``logs/<match>.jsonl``: ``{"t", "seat", "dir",
     "msg"}`` per message, ``"raw"`` instead of ``"msg"`` for a bot line that was
-    not a JSON object (not validated: there is nothing to validate), and
-    ``{"t", "note"}`` for faults. Answers are validated against the request
-    last sent to the same seat. Raises :class:`MessageSchemaError` prefixed
-    with the line number at the first bad message.
+    not a JSON object, and ``{"t", "note"}`` for faults. Answers are validated
+    against the request last sent to the same seat; a ``raw`` line is an
+    answer that matches no schema, and is reported as one. Raises
+    :class:`MessageSchemaError` prefixed with the line number at the first bad
+    message.
     """
     pending: dict[int, str] = {}  # seat -> type of the outstanding request
     count = 0
@@ -179,6 +180,13 @@ def validate_transcript(lines: Iterable[str]) -> int:
         if not line.strip():
             continue
         entry = json.loads(line)
+        if "raw" in entry and "msg" not in entry:
+            raw = str(entry["raw"])
+            shown = repr(raw if len(raw) <= 80 else raw[:80] + "...")
+            request = pending.get(entry.get("seat"))  # type: ignore[arg-type]
+            what = f"the answer to {request}" if request else "a bot line"
+            raise MessageSchemaError(f"line {number} (seat {entry.get('seat')}, {entry.get('dir', 'in')}): {what} "
+                                     f"is not a JSON object, so it matches no schema: got {shown}")
         if "msg" not in entry:
             continue
         seat, msg = entry["seat"], entry["msg"]
