@@ -77,7 +77,8 @@ def test_a_deal_file_gives_the_first_hand(tmp_path):
            "--start-hand", "2", "--rule", "max_hands=2", "--output", str(tmp_path / "out"), "-q")
     record = json.loads((tmp_path / "out" / "matches.jsonl").read_text())
     assert record["hands"][0]["hand"] == 2 and record["hands"][0]["tricks"][1] == 13  # seat 1 held every spade
-    shown = [json.loads(line)["msg"] for line in (tmp_path / "out" / "logs" / "partnership-seed1-from-hand2.jsonl").open()
+    assert record["match"].endswith("-from-hand2") and "seed" not in record["match"]  # the id tells no seed
+    shown = [json.loads(line)["msg"] for line in (tmp_path / "out" / "logs" / f"{record['match']}.jsonl").open()
              if '"seat":1,"dir":"out"' in line and '"type":"hand"' in line]
     assert shown[0]["cards"] == [r + "S" for r in "23456789TJQKA"]
 
