@@ -215,3 +215,33 @@ def test_kit_answers_a_blind_nil_bidders_requests(kit_command: list[str], varian
     kinds = {r["type"] for r in requests}
     assert {"discard"} <= kinds if variant == "two-player" else {"pass"} <= kinds
     assert "[spadesbot]" in done.stderr  # it logs to stderr
+
+
+def test_a_strategy_bug_costs_a_move_not_the_match(tmp_path: Path,
+                                                   blind_nil_sessions: dict[str, list[dict[str, Any]]]) -> None:
+    """The loop checks every decision: an illegal card or an exception is logged to
+    stderr and replaced by a legal answer; SPADES_STRICT=1 lets the exception through.
+    (Shown on the JavaScript kit, which needs no build; every kit's loop does the same.)"""
+    if not shutil.which("node"):
+        pytest.skip("node is not installed on this machine")
+    kit = tmp_path / "js"
+    shutil.copytree(STARTERS / "js", kit)
+    strategy = (kit / "strategy.js").read_text()
+    for method, bug in [("play(state, legal) {", 'return "ZZ";'), ("blindNil(state) {", 'throw new Error("oops");'),
+                        ("passCards(state, count, to) {", "return state.hand;")]:
+        assert method in strategy
+        strategy = strategy.replace(method, f"{method}\n    {bug}", 1)
+    (kit / "strategy.js").write_text(strategy)
+    messages = blind_nil_sessions["partnership"]
+    requests = [m for m in messages if "id" in m]
+    lines = "\n".join(json.dumps(m) for m in messages) + "\n"
+    done = subprocess.run(["node", str(kit / "main.js")], input=lines, capture_output=True, text=True, timeout=60)
+    answers = [json.loads(line) for line in done.stdout.splitlines()]
+    assert done.returncode == 0 and len(answers) == len(requests), done.stderr
+    assert [e for r, a in zip(requests, answers) if (e := _legal_error(r, a))] == []
+    assert 'play returned "ZZ", not in legal' in done.stderr
+    assert "blindNil threw Error: oops" in done.stderr
+    assert "passCards returned" in done.stderr
+    strict = subprocess.run(["node", str(kit / "main.js")], input=lines, capture_output=True, text=True, timeout=60,
+                            env={**os.environ, "SPADES_STRICT": "1"})
+    assert strict.returncode != 0 and "Error: oops" in strict.stderr

@@ -33,7 +33,7 @@ class Bot {
   /** Called with the hello message; returns the name to announce. Do slow start-up
    * work here: hello has its own, longer allowance. */
   hello(hello) {
-    log(`seat ${hello.seat} of a ${hello.variant} match ${hello.match}`);
+    log(`seat ${hello.seat} of a ${hello.variant} match ${hello.match ?? ""}`);
     this.rules = hello.rules || {};
     return "js-starter";
   }

@@ -23,6 +23,15 @@ impl Variant {
     }
 }
 
+impl std::fmt::Display for Variant {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Variant::TwoPlayer => "two-player",
+            Variant::Partnership => "partnership",
+        })
+    }
+}
+
 /// The side (index into `score` and `bags`) that `seat` plays for.
 pub fn side_of(seat: usize, variant: Variant) -> usize {
     match variant {

@@ -27,7 +27,7 @@ impl Bot {
     /// The name announced in `hello` (display names come from whoever runs the match).
     /// Do slow start-up work here: `hello` has its own, longer allowance.
     pub fn hello(&mut self, hello: &Hello) -> String {
-        log!("seat {} of a {:?} match {}", hello.seat, hello.variant, hello.match_id);
+        log!("seat {} of a {} match {}", hello.seat, hello.variant, hello.match_id);
         self.hello = Some(hello.clone());
         "rust-starter".to_string()
     }
