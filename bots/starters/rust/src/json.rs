@@ -183,61 +183,54 @@ impl<'a> Parser<'a> {
         }
     }
 
-    fn object(&mut self, depth: usize) -> Result<Json, ParseError> {
-        self.i += 1; // '{'
-        let mut members = Vec::new();
+    /// The items of an array or object, from its opening bracket to `close`, each
+    /// read by `item`.
+    fn items<T>(
+        &mut self,
+        close: u8,
+        mut item: impl FnMut(&mut Self) -> Result<T, ParseError>,
+    ) -> Result<Vec<T>, ParseError> {
+        self.i += 1; // the opening bracket
+        let mut out = Vec::new();
         self.ws();
-        if self.peek() == Some(b'}') {
+        if self.peek() == Some(close) {
             self.i += 1;
-            return Ok(Json::Object(members));
+            return Ok(out);
         }
         loop {
             self.ws();
-            if self.peek() != Some(b'"') {
-                return Err(self.err("expected a member name"));
-            }
-            let key = self.string()?;
-            self.ws();
-            if self.peek() != Some(b':') {
-                return Err(self.err("expected ':'"));
-            }
-            self.i += 1;
-            self.ws();
-            let v = self.value(depth + 1)?;
-            members.push((key, v));
+            out.push(item(self)?);
             self.ws();
             match self.peek() {
                 Some(b',') => self.i += 1,
-                Some(b'}') => {
+                Some(c) if c == close => {
                     self.i += 1;
-                    return Ok(Json::Object(members));
+                    return Ok(out);
                 }
-                _ => return Err(self.err("expected ',' or '}'")),
+                _ => return Err(self.err(if close == b'}' { "expected ',' or '}'" } else { "expected ',' or ']'" })),
             }
         }
     }
 
-    fn array(&mut self, depth: usize) -> Result<Json, ParseError> {
-        self.i += 1; // '['
-        let mut items = Vec::new();
-        self.ws();
-        if self.peek() == Some(b']') {
-            self.i += 1;
-            return Ok(Json::Array(items));
-        }
-        loop {
-            self.ws();
-            items.push(self.value(depth + 1)?);
-            self.ws();
-            match self.peek() {
-                Some(b',') => self.i += 1,
-                Some(b']') => {
-                    self.i += 1;
-                    return Ok(Json::Array(items));
-                }
-                _ => return Err(self.err("expected ',' or ']'")),
+    fn object(&mut self, depth: usize) -> Result<Json, ParseError> {
+        self.items(b'}', |p| {
+            if p.peek() != Some(b'"') {
+                return Err(p.err("expected a member name"));
             }
-        }
+            let key = p.string()?;
+            p.ws();
+            if p.peek() != Some(b':') {
+                return Err(p.err("expected ':'"));
+            }
+            p.i += 1;
+            p.ws();
+            Ok((key, p.value(depth + 1)?))
+        })
+        .map(Json::Object)
+    }
+
+    fn array(&mut self, depth: usize) -> Result<Json, ParseError> {
+        self.items(b']', |p| p.value(depth + 1)).map(Json::Array)
     }
 
     fn hex4(&mut self) -> Result<u32, ParseError> {

@@ -30,7 +30,7 @@ macro_rules! log {
 }
 
 fn main() {
-    let strict = std::env::var_os("SPADES_STRICT").map_or(false, |v| v != "0");
+    let strict = std::env::var_os("SPADES_STRICT").is_some_and(|v| v != "0");
     let mut bot = Bot::default();
     let mut hello: Option<Hello> = None;
     let stdin = io::stdin();
@@ -50,13 +50,14 @@ fn main() {
         if text.trim().is_empty() {
             continue;
         }
-        let message = match Json::parse(&text).map_err(|e| e.to_string()).and_then(|m| parse_message(&m, hello.as_ref())) {
-            Ok(m) => m,
-            Err(why) => {
-                log!("ignoring a message I cannot use ({}): {}", why, text.trim_end());
-                continue;
-            }
-        };
+        let message =
+            match Json::parse(&text).map_err(|e| e.to_string()).and_then(|m| parse_message(&m, hello.as_ref())) {
+                Ok(m) => m,
+                Err(why) => {
+                    log!("ignoring a message I cannot use ({}): {}", why, text.trim_end());
+                    continue;
+                }
+            };
         match message {
             Message::Event(event) => {
                 guarded(strict, "on_event", || bot.on_event(&event));
@@ -106,7 +107,9 @@ fn decide(bot: &mut Bot, request: &Request, strict: bool) -> Answer {
     };
     let show = |cards: &[Card]| cards.iter().map(|c| c.to_string()).collect::<Vec<_>>().join(" ");
     match &request.decision {
-        Decision::Hello(h) => Answer::Hello { name: guarded(strict, "hello", || bot.hello(h)).unwrap_or_else(|| "rust-starter".into()) },
+        Decision::Hello(h) => {
+            Answer::Hello { name: guarded(strict, "hello", || bot.hello(h)).unwrap_or_else(|| "rust-starter".into()) }
+        }
         Decision::BlindNil => Answer::BlindNil(guarded(strict, "blind_nil", || bot.blind_nil(state)).unwrap_or(false)),
         Decision::Keep { card } => Answer::Keep(guarded(strict, "keep", || bot.keep(state, *card)).unwrap_or(true)),
         Decision::Discard { max } => match guarded(strict, "discard", || bot.discard(state, *max)) {
@@ -122,7 +125,12 @@ fn decide(bot: &mut Bot, request: &Request, strict: bool) -> Answer {
             match guarded(strict, "pass_cards", || bot.pass_cards(state, *count, *to)) {
                 Some(cards) if cards_ok(&cards, *count, *count) => Answer::Cards(cards),
                 Some(cards) => {
-                    log!("pass_cards returned [{}]: not exactly {} distinct cards you hold; passing [{}]", show(&cards), count, show(&fallback()));
+                    log!(
+                        "pass_cards returned [{}]: not exactly {} distinct cards you hold; passing [{}]",
+                        show(&cards),
+                        count,
+                        show(&fallback())
+                    );
                     Answer::Cards(fallback())
                 }
                 None => Answer::Cards(fallback()),
@@ -142,7 +150,11 @@ fn decide(bot: &mut Bot, request: &Request, strict: bool) -> Answer {
         }
         Decision::Play { legal } => {
             // `legal` is always sent; recomputing it guards against an empty list.
-            let legal = if legal.is_empty() { legal_plays(&state.hand, &state.trick, state.spades_broken) } else { legal.clone() };
+            let legal = if legal.is_empty() {
+                legal_plays(&state.hand, &state.trick, state.spades_broken)
+            } else {
+                legal.clone()
+            };
             let Some(&fallback) = legal.first() else {
                 log!("play request with no legal card and an empty hand; answering AS");
                 return Answer::Card(Card::parse("AS").unwrap());

@@ -13,7 +13,11 @@ pub enum Variant {
 
 impl Variant {
     fn parse(text: &str) -> Variant {
-        if text == "two-player" { Variant::TwoPlayer } else { Variant::Partnership }
+        if text == "two-player" {
+            Variant::TwoPlayer
+        } else {
+            Variant::Partnership
+        }
     }
     pub fn seats(self) -> usize {
         match self {
@@ -123,13 +127,24 @@ pub enum Decision {
     Hello(Hello),
     BlindNil,
     /// Two-player draw: the card just taken from the stock.
-    Keep { card: Card },
+    Keep {
+        card: Card,
+    },
     /// Two-player Blind Nil: swap 0..=max cards for random discards.
-    Discard { max: usize },
+    Discard {
+        max: usize,
+    },
     /// Partnership Blind Nil exchange: exactly `count` cards to seat `to`.
-    Pass { count: usize, to: usize },
-    Bid { legal: Vec<i64> },
-    Play { legal: Vec<Card> },
+    Pass {
+        count: usize,
+        to: usize,
+    },
+    Bid {
+        legal: Vec<i64>,
+    },
+    Play {
+        legal: Vec<Card>,
+    },
 }
 
 #[derive(Clone, Debug)]
@@ -151,23 +166,64 @@ pub enum From {
 #[derive(Clone, Debug)]
 pub enum Event {
     /// `dealer` in a partnership, `first` in two-player.
-    HandStart { hand: i64, dealer: Option<usize>, first: Option<usize>, score: Vec<i64>, bags: Vec<i64> },
-    Hand { cards: Vec<Card> },
-    Drawn { kept: Card, discarded: Card },
-    BidMade { seat: usize, bid: i64, blind: bool },
-    Received { cards: Vec<Card>, from: From },
-    Played { seat: usize, card: Card },
-    Trick { cards: Vec<(usize, Card)>, winner: usize },
-    HandEnd { hand: i64, bids: Vec<i64>, blind: Vec<bool>, tricks: Vec<i64>, points: Vec<i64>, score: Vec<i64>, bags: Vec<i64> },
+    HandStart {
+        hand: i64,
+        dealer: Option<usize>,
+        first: Option<usize>,
+        score: Vec<i64>,
+        bags: Vec<i64>,
+    },
+    Hand {
+        cards: Vec<Card>,
+    },
+    Drawn {
+        kept: Card,
+        discarded: Card,
+    },
+    BidMade {
+        seat: usize,
+        bid: i64,
+        blind: bool,
+    },
+    Received {
+        cards: Vec<Card>,
+        from: From,
+    },
+    Played {
+        seat: usize,
+        card: Card,
+    },
+    Trick {
+        cards: Vec<(usize, Card)>,
+        winner: usize,
+    },
+    HandEnd {
+        hand: i64,
+        bids: Vec<i64>,
+        blind: Vec<bool>,
+        tricks: Vec<i64>,
+        points: Vec<i64>,
+        score: Vec<i64>,
+        bags: Vec<i64>,
+    },
     /// `winner` is a side, `None` for a draw.
-    MatchEnd { score: Vec<i64>, winner: Option<usize>, reason: String },
+    MatchEnd {
+        score: Vec<i64>,
+        winner: Option<usize>,
+        reason: String,
+    },
     /// The referee reports a fault of this bot.
-    Error { message: String },
+    Error {
+        message: String,
+    },
     /// A type this kit does not know (a later protocol version may add some).
-    Other { kind: String },
+    Other {
+        kind: String,
+    },
 }
 
 #[derive(Debug)]
+#[allow(clippy::large_enum_variant)] // one message at a time: its size does not matter
 pub enum Message {
     Request(Request),
     Event(Event),
@@ -276,7 +332,10 @@ fn parse_hello(m: &Json) -> Hello {
         match_id: m.get("match").and_then(Json::as_str).unwrap_or("").to_string(),
         variant: Variant::parse(m.get("variant").and_then(Json::as_str).unwrap_or("")),
         seat: seat(m.get("seat")).unwrap_or(0),
-        names: m.get("names").map(|a| a.as_array().iter().map(|n| n.as_str().unwrap_or("").to_string()).collect()).unwrap_or_default(),
+        names: m
+            .get("names")
+            .map(|a| a.as_array().iter().map(|n| n.as_str().unwrap_or("").to_string()).collect())
+            .unwrap_or_default(),
         rules: m.get("rules").cloned().unwrap_or(Json::Object(Vec::new())),
         move_ms: int(time.and_then(|t| t.get("move_ms"))),
         bank_ms: int(time.and_then(|t| t.get("bank_ms"))).unwrap_or(0),
@@ -292,7 +351,10 @@ pub fn parse_message(m: &Json, hello: Option<&Hello>) -> Result<Message, BadMess
             "blind_nil" => Decision::BlindNil,
             "keep" => Decision::Keep { card: card(m.get("card"))? },
             "discard" => Decision::Discard { max: need(seat(m.get("max")), "\"max\"")? },
-            "pass" => Decision::Pass { count: need(seat(m.get("count")), "\"count\"")?, to: need(seat(m.get("to")), "\"to\"")? },
+            "pass" => Decision::Pass {
+                count: need(seat(m.get("count")), "\"count\"")?,
+                to: need(seat(m.get("to")), "\"to\"")?,
+            },
             "bid" => Decision::Bid { legal: ints(m.get("legal")) },
             "play" => Decision::Play { legal: cards(m.get("legal"))? },
             other => return Err(format!("unknown request type {:?}", other)),
@@ -350,10 +412,27 @@ impl State {
     /// An empty view, for a request that carries no state (only `hello`).
     pub fn placeholder() -> State {
         State {
-            hand_no: 0, seat: 0, variant: Variant::Partnership, phase: String::new(), hand: Vec::new(),
-            dealer: None, first: None, bids: Vec::new(), blind: Vec::new(), tricks: Vec::new(), trick: Vec::new(),
-            leader: 0, spades_broken: false, played: Vec::new(), score: Vec::new(), bags: Vec::new(),
-            move_ms: None, bank_ms: 0, discards: Vec::new(), passed: Vec::new(), received: Vec::new(),
+            hand_no: 0,
+            seat: 0,
+            variant: Variant::Partnership,
+            phase: String::new(),
+            hand: Vec::new(),
+            dealer: None,
+            first: None,
+            bids: Vec::new(),
+            blind: Vec::new(),
+            tricks: Vec::new(),
+            trick: Vec::new(),
+            leader: 0,
+            spades_broken: false,
+            played: Vec::new(),
+            score: Vec::new(),
+            bags: Vec::new(),
+            move_ms: None,
+            bank_ms: 0,
+            discards: Vec::new(),
+            passed: Vec::new(),
+            received: Vec::new(),
         }
     }
 }
