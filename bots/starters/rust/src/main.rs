@@ -29,8 +29,9 @@ macro_rules! log {
     ($($arg:tt)*) => { eprintln!("[spadesbot] {}", format!($($arg)*)) };
 }
 
+#[allow(clippy::unnecessary_map_or)] // is_some_and needs Rust 1.70; the kit builds with 1.63
 fn main() {
-    let strict = std::env::var_os("SPADES_STRICT").is_some_and(|v| v != "0");
+    let strict = std::env::var_os("SPADES_STRICT").map_or(false, |v| v != "0");
     let mut bot = Bot::default();
     let mut hello: Option<Hello> = None;
     let stdin = io::stdin();
@@ -155,9 +156,12 @@ fn decide(bot: &mut Bot, request: &Request, strict: bool) -> Answer {
             } else {
                 legal.clone()
             };
-            let Some(&fallback) = legal.first() else {
-                log!("play request with no legal card and an empty hand; answering AS");
-                return Answer::Card(Card::parse("AS").unwrap());
+            let fallback = match legal.first() {
+                Some(&card) => card,
+                None => {
+                    log!("play request with no legal card and an empty hand; answering AS");
+                    return Answer::Card(Card::parse("AS").unwrap());
+                }
             };
             match guarded(strict, "play", || bot.play(state, &legal)) {
                 Some(c) if legal.contains(&c) => Answer::Card(c),

@@ -98,7 +98,10 @@ impl Bot {
         if state.is_nil(state.seat) {
             // Nil: lead the cheapest card; follow with the highest card that does not
             // take the trick, or the highest card if every one of them wins.
-            let Some((_, best)) = winning else { return cheapest(legal).unwrap() };
+            let best = match winning {
+                Some((_, card)) => card,
+                None => return cheapest(legal).unwrap(),
+            };
             let led = state.trick[0].1.suit;
             let ducks: Vec<Card> = legal.iter().copied().filter(|c| !c.beats(best, led)).collect();
             let pool = if ducks.is_empty() { legal } else { &ducks[..] };
