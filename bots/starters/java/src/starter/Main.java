@@ -28,9 +28,45 @@ import starter.Protocol.State;
 public final class Main {
     private static final boolean STRICT = System.getenv("SPADES_STRICT") != null && !"0".equals(System.getenv("SPADES_STRICT"));
 
+    /** Set while warming up: the sample requests' logs would only mislead. */
+    private static boolean quiet;
+
     /** Log a line to stderr: stdout carries answers only. */
     public static void log(String text) {
-        System.err.println("[spadesbot] " + text);
+        if (!quiet) System.err.println("[spadesbot] " + text);
+    }
+
+    /** Real requests of both variants (from docs/protocol.md) used to warm up the JVM. */
+    private static final String[] WARM_UP = {
+        "{\"type\":\"blind_nil\",\"id\":7,\"state\":{\"hand_no\":1,\"seat\":0,\"phase\":\"blind_nil\",\"hand\":[],\"dealer\":0,\"bids\":[null,3,11,1],\"blind\":[false,false,false,false],\"tricks\":[0,0,0,0],\"trick\":[],\"leader\":1,\"spades_broken\":false,\"played\":[],\"score\":[0,0],\"bags\":[0,0],\"variant\":\"partnership\",\"time\":{\"move_ms\":1000,\"bank_ms\":10000}}}",
+        "{\"type\":\"keep\",\"id\":3,\"card\":\"QC\",\"state\":{\"hand_no\":1,\"seat\":0,\"phase\":\"keep\",\"hand\":[],\"first\":0,\"bids\":[0,null],\"blind\":[true,false],\"tricks\":[0,0],\"trick\":[],\"leader\":1,\"spades_broken\":false,\"played\":[],\"score\":[0,0],\"bags\":[0,0],\"variant\":\"two-player\",\"time\":{\"move_ms\":1000,\"bank_ms\":10000}}}",
+        "{\"type\":\"discard\",\"id\":29,\"max\":3,\"state\":{\"hand_no\":1,\"seat\":0,\"phase\":\"discard\",\"hand\":[\"4C\",\"5C\",\"6C\",\"QC\",\"4D\",\"AD\",\"4H\",\"8H\",\"9H\",\"JH\",\"5S\",\"8S\",\"JS\"],\"first\":0,\"bids\":[0,null],\"blind\":[true,false],\"tricks\":[0,0],\"trick\":[],\"leader\":1,\"spades_broken\":false,\"played\":[],\"score\":[0,0],\"bags\":[0,0],\"variant\":\"two-player\",\"time\":{\"move_ms\":1000,\"bank_ms\":10000}}}",
+        "{\"type\":\"pass\",\"id\":8,\"count\":3,\"to\":0,\"state\":{\"hand_no\":1,\"seat\":2,\"phase\":\"pass\",\"hand\":[\"4C\",\"AC\",\"6D\",\"9D\",\"QD\",\"4H\",\"5H\",\"8H\",\"9H\",\"JH\",\"5S\",\"6S\",\"KS\"],\"dealer\":0,\"bids\":[0,3,11,1],\"blind\":[true,false,false,false],\"tricks\":[0,0,0,0],\"trick\":[],\"leader\":1,\"spades_broken\":false,\"played\":[],\"score\":[0,0],\"bags\":[0,0],\"variant\":\"partnership\",\"time\":{\"move_ms\":1000,\"bank_ms\":10000}}}",
+        "{\"type\":\"bid\",\"id\":4,\"legal\":[0,1,2,3,4,5,6,7,8,9,10,11,12,13],\"state\":{\"hand_no\":1,\"seat\":2,\"phase\":\"bid\",\"hand\":[\"4C\",\"AC\",\"6D\",\"9D\",\"QD\",\"4H\",\"5H\",\"8H\",\"9H\",\"JH\",\"5S\",\"6S\",\"KS\"],\"dealer\":0,\"bids\":[null,3,null,null],\"blind\":[false,false,false,false],\"tricks\":[0,0,0,0],\"trick\":[],\"leader\":1,\"spades_broken\":false,\"played\":[],\"score\":[0,0],\"bags\":[0,0],\"variant\":\"partnership\",\"time\":{\"move_ms\":1000,\"bank_ms\":10000}}}",
+        "{\"type\":\"play\",\"id\":16,\"legal\":[\"2H\",\"7H\",\"KH\"],\"state\":{\"hand_no\":1,\"seat\":0,\"phase\":\"play\",\"hand\":[\"2C\",\"4C\",\"7C\",\"7D\",\"8D\",\"KD\",\"2H\",\"7H\",\"KH\",\"5S\",\"KS\",\"AS\"],\"dealer\":0,\"bids\":[0,3,11,1],\"blind\":[true,false,false,false],\"tricks\":[0,0,1,0],\"trick\":[[2,\"4H\"],[3,\"3H\"]],\"leader\":2,\"spades_broken\":false,\"played\":[[1,\"4D\"],[2,\"QD\"],[3,\"2D\"],[0,\"3D\"],[2,\"4H\"],[3,\"3H\"]],\"score\":[0,0],\"bags\":[0,0],\"variant\":\"partnership\",\"time\":{\"move_ms\":1000,\"bank_ms\":10000}}}",
+        "{\"type\":\"play\",\"id\":17,\"legal\":[\"2C\",\"7D\",\"KH\"],\"state\":{\"hand_no\":1,\"seat\":1,\"phase\":\"play\",\"hand\":[\"2C\",\"7D\",\"KH\",\"AS\"],\"dealer\":0,\"bids\":[2,3,4,1],\"blind\":[false,false,false,false],\"tricks\":[3,3,2,1],\"trick\":[],\"leader\":1,\"spades_broken\":true,\"played\":[],\"score\":[0,0],\"bags\":[0,0],\"variant\":\"partnership\",\"time\":{\"move_ms\":1000,\"bank_ms\":10000}}}",
+    };
+
+    /**
+     * The JVM runs new code slowly at first (class loading, lambda bootstrap, the
+     * interpreter), which made the first answers of a match take hundreds of ms on a
+     * loaded machine. hello has its own, longer allowance, so before answering it the
+     * kit runs the parser, the writer and a throwaway Strategy's decisions on sample
+     * requests, silently. Keep Strategy's constructor cheap, or remove this call.
+     */
+    private static void warmUp() {
+        quiet = true;
+        try {
+            Strategy scratch = new Strategy();
+            long stop = System.nanoTime() + 300_000_000L; // at most 0.3 s of the start-up allowance
+            for (int round = 0; round < 200 && System.nanoTime() < stop; round++) {
+                for (String line : WARM_UP) Json.write(decide(scratch, (Request) Protocol.parse(line, null)));
+            }
+        } catch (Exception | Error ignored) {
+            // Only a warm-up: the real requests report their own problems.
+        } finally {
+            quiet = false;
+        }
     }
 
     public static void main(String[] args) throws IOException {
@@ -57,7 +93,10 @@ public final class Main {
                 continue;
             }
             Request request = (Request) message;
-            if (request.hello != null) hello = request.hello;
+            if (request.hello != null) {
+                hello = request.hello;
+                warmUp();
+            }
             Map<String, Object> answer = new LinkedHashMap<>();
             answer.put("id", request.id);
             Map.Entry<String, Object> decision = decide(bot, request);
@@ -79,9 +118,11 @@ public final class Main {
             return call.call();
         } catch (Exception e) {
             if (STRICT) throw new RuntimeException(e);
-            log(what + " threw:");
-            e.printStackTrace(System.err);
-            log("answering a safe default instead (SPADES_STRICT=1 to stop here)");
+            if (!quiet) {
+                log(what + " threw:");
+                e.printStackTrace(System.err);
+                log("answering a safe default instead (SPADES_STRICT=1 to stop here)");
+            }
             return fallback;
         }
     }
