@@ -14,8 +14,7 @@ Usage: python bench/starter_kits.py [--rounds 3]
 from __future__ import annotations
 
 import argparse
-import os
-import shutil
+import importlib.util
 import statistics
 import subprocess
 import sys
@@ -27,36 +26,25 @@ sys.path.insert(0, str(ROOT))
 
 from referee.cli.checkbot import run_checks  # noqa: E402
 
-STARTERS = ROOT / "bots" / "starters"
+# bots/starters/build_kit.py, loaded by its path: bots/ is not a package.
+_spec = importlib.util.spec_from_file_location("spades_build_kit", ROOT / "bots" / "starters" / "build_kit.py")
+assert _spec is not None and _spec.loader is not None
+kits = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(kits)
 
 
-def build(out: Path) -> dict[str, list[str]]:
+def build_all(out: Path) -> dict[str, list[str]]:
     """Build every kit whose toolchain is here; returns name -> command."""
     cmds: dict[str, list[str]] = {"python random (reference)": [sys.executable, str(ROOT / "bots" / "random_bot.py")]}
-    quiet = {"capture_output": True, "check": True}
-    if shutil.which("cargo"):
-        subprocess.run(["cargo", "build", "--release", "--offline", "--locked", "--target-dir", str(out / "rust")],
-                       cwd=STARTERS / "rust", **quiet)
-        cmds["rust"] = [str(out / "rust" / "release" / "spadesbot")]
-    if shutil.which("go"):
-        env = {**os.environ, "GOCACHE": str(out / "gocache"), "GOPATH": str(out / "gopath"), "GOPROXY": "off"}
-        subprocess.run(["go", "build", "-o", str(out / "go" / "spadesbot"), "."], cwd=STARTERS / "go", env=env, **quiet)
-        cmds["go"] = [str(out / "go" / "spadesbot")]
-    if shutil.which("make") and shutil.which("g++"):
-        subprocess.run(["make", "-s", "-C", str(STARTERS / "cpp"), f"OUT={out / 'cpp' / 'spadesbot'}"], **quiet)
-        cmds["cpp"] = [str(out / "cpp" / "spadesbot")]
-    if shutil.which("node"):
-        cmds["js"] = ["node", str(STARTERS / "js" / "main.js")]
-    if shutil.which("javac") and shutil.which("java"):
-        sources = sorted((STARTERS / "java" / "src" / "starter").glob("*.java"))
-        subprocess.run(["javac", "-d", str(out / "java"), *map(str, sources)], **quiet)
-        cmds["java"] = ["java", "-cp", str(out / "java"), "starter.Main"]
+    for kit in kits.KITS:
+        if not kits.missing_tools(kit):
+            cmds[kit] = kits.build(kit, out / kit)
+    if "java" in cmds:
         cold = out / "java-cold-src"
         cold.mkdir()
-        for src in sources:
-            text = src.read_text()
-            (cold / src.name).write_text(text.replace("                warmUp();", "                // warmUp();"))
-        subprocess.run(["javac", "-d", str(out / "java-cold"), *map(str, sorted(cold.glob("*.java")))], **quiet)
+        for src in map(Path, kits.java_sources()):
+            (cold / src.name).write_text(src.read_text().replace("                warmUp();", "                // warmUp();"))
+        subprocess.run(["javac", "-d", str(out / "java-cold"), *kits.java_sources(cold)], capture_output=True, check=True)
         cmds["java (no warm-up)"] = ["java", "-cp", str(out / "java-cold"), "starter.Main"]
     return cmds
 
@@ -75,7 +63,7 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=3)
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="spades-kits-bench-") as tmp:
-        cmds = build(Path(tmp))
+        cmds = build_all(Path(tmp))
         decisions: dict[str, list[float]] = {name: [] for name in cmds}
         hellos: dict[str, list[float]] = {name: [] for name in cmds}
         for _ in range(args.rounds):

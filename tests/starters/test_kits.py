@@ -9,15 +9,15 @@ missing is skipped (a failure in CI, where .ci/system-packages installs them all
 
 from __future__ import annotations
 
-import dataclasses
 import fcntl
+import importlib.util
 import json
 import os
 import re
 import shutil
 import subprocess
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 import pytest
 
@@ -25,81 +25,29 @@ from conftest import BOTS, PY, ROOT
 
 STARTERS = BOTS / "starters"
 ENV = {**os.environ, "PYTHONPATH": str(ROOT)}
-BUILD_TIMEOUT_S = 600  # a cold cargo or javac on a loaded 2-core machine
+# bots/starters/build_kit.py, loaded by its path: bots/ is not a package.
+_spec = importlib.util.spec_from_file_location("spades_build_kit", STARTERS / "build_kit.py")
+assert _spec is not None and _spec.loader is not None
+kits = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(kits)
 
 
-@dataclasses.dataclass(frozen=True)
-class Kit:
-    """How to build one kit into `out` and the command that runs the result."""
-
-    name: str
-    tools: tuple[str, ...]
-    build: Callable[[Path], list[str]]
-
-
-def _run(argv: list[str], cwd: Path, env: dict[str, str] | None = None) -> None:
-    done = subprocess.run(argv, cwd=cwd, env=env, capture_output=True, text=True, timeout=BUILD_TIMEOUT_S)
-    assert done.returncode == 0, f"{' '.join(argv)} failed:\n{done.stdout}\n{done.stderr}"
-
-
-def _build_rust(out: Path) -> list[str]:
-    kit = STARTERS / "rust"
-    # --locked: the committed Cargo.lock (no dependencies) must be current and is not rewritten.
-    _run(["cargo", "build", "--release", "--offline", "--locked", "--quiet", "--target-dir", str(out)], kit)
-    _run(["cargo", "test", "--release", "--offline", "--locked", "--quiet", "--target-dir", str(out)], kit)
-    return [str(out / "release" / "spadesbot")]
-
-
-def _build_java(out: Path) -> list[str]:
-    kit = STARTERS / "java"
-    _run(["javac", "-Xlint:all", "-Werror", "-d", str(out), *sorted(str(p) for p in (kit / "src" / "starter").glob("*.java"))], kit)
-    return ["java", "-cp", str(out), "starter.Main"]
-
-
-def _build_go(out: Path) -> list[str]:
-    # The Go build cache and module path go to the temporary folder, not to HOME.
-    env = {**os.environ, "GOCACHE": str(out / "cache"), "GOPATH": str(out / "gopath"), "GOFLAGS": "-mod=mod",
-           "GO111MODULE": "on", "GOTOOLCHAIN": "local", "GOPROXY": "off"}
-    kit = STARTERS / "go"
-    _run(["go", "vet", "."], kit, env)
-    _run(["go", "build", "-o", str(out / "spadesbot"), "."], kit, env)
-    return [str(out / "spadesbot")]
-
-
-def _build_cpp(out: Path) -> list[str]:
-    _run(["make", "-s", "-C", str(STARTERS / "cpp"), f"OUT={out / 'spadesbot'}", "CXXFLAGS=-O2 -std=c++17 -Wall -Wextra -pedantic -Werror"], ROOT)
-    return [str(out / "spadesbot")]
-
-
-def _build_js(out: Path) -> list[str]:
-    return ["node", str(STARTERS / "js" / "main.js")]
-
-
-KITS = {k.name: k for k in [
-    Kit("rust", ("cargo",), _build_rust),
-    Kit("java", ("javac", "java"), _build_java),
-    Kit("go", ("go",), _build_go),
-    Kit("cpp", ("make", "g++"), _build_cpp),
-    Kit("js", ("node",), _build_js),
-]}
-
-
-@pytest.fixture(scope="session", params=sorted(KITS))
+@pytest.fixture(scope="session", params=sorted(kits.KITS))
 def kit_command(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> list[str]:
     """Build the kit once for the whole run (all xdist workers) and return its command."""
-    kit = KITS[request.param]
-    missing = [t for t in kit.tools if not shutil.which(t)]
+    name = request.param
+    missing = kits.missing_tools(name)
     if missing:
-        pytest.skip(f"the {kit.name} kit needs {', '.join(missing)}, not installed on this machine")
+        pytest.skip(f"the {name} kit needs {', '.join(missing)}, not installed on this machine")
     base = tmp_path_factory.getbasetemp()
     shared = base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base  # one folder for all workers
-    out = shared / "starter-kits" / kit.name
+    out = shared / "starter-kits" / name
     out.mkdir(parents=True, exist_ok=True)
-    with open(shared / "starter-kits" / f"{kit.name}.lock", "w") as lock:
+    with open(shared / "starter-kits" / f"{name}.lock", "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)  # the first worker builds; the others wait and reuse
         marker = out / "command.json"
         if not marker.exists():
-            marker.write_text(json.dumps(kit.build(out)))
+            marker.write_text(json.dumps(kits.build(name, out, checks=True)))
         return json.loads(marker.read_text())
 
 
