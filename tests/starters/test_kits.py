@@ -134,7 +134,8 @@ def _legal_error(req: dict[str, Any], ans: dict[str, Any]) -> str | None:
 
 def _awkward(messages: list[dict[str, Any]]) -> list[str]:
     """The session as lines, made harder to read: spaces, escaped non-ASCII, unknown
-    fields and an unknown event type, which protocol v1 allows."""
+    fields and an unknown event type, which protocol v1 allows, and a few unusable
+    lines (not JSON, not an object, a bad card, no type)."""
     lines = []
     for m in messages:
         if m["type"] == "hello":
@@ -143,6 +144,8 @@ def _awkward(messages: list[dict[str, Any]]) -> list[str]:
             lines.append(json.dumps(m, ensure_ascii=True))  # \u escapes, surrogate pairs, ", " separators
             lines.append(json.dumps({"type": "future_event", "data": [[0, "AS"], {"x": "\t"}]}))
             lines.append("")
+            # Lines a kit cannot use: it must log them and keep going, answering nothing.
+            lines += ["this is not JSON {", "[1, 2]", '{"type": "played", "seat": 1, "card": "1X"}', '{"id": 5}']
         else:
             lines.append(json.dumps(m, separators=(",", ":"), ensure_ascii=False))
     return lines
@@ -165,6 +168,7 @@ def test_kit_answers_a_blind_nil_bidders_requests(kit_command: list[str], varian
     kinds = {r["type"] for r in requests}
     assert {"discard"} <= kinds if variant == "two-player" else {"pass"} <= kinds
     assert "[spadesbot]" in done.stderr  # it logs to stderr
+    assert done.stderr.count("ignoring a message I cannot use") == 4, done.stderr[-3000:]
 
 
 def test_a_strategy_bug_costs_a_move_not_the_match(tmp_path: Path,

@@ -54,6 +54,17 @@ class State {
   }
 }
 
+/** The first value of `msg` that should be a card and is not (undefined if none). */
+function badCard(msg) {
+  const second = (pair) => (Array.isArray(pair) ? pair[1] : pair);
+  const list = (value) => (Array.isArray(value) ? value : []);
+  const state = msg.state || {};
+  const values = [msg.card, msg.kept, msg.discarded, ...list(msg.cards).map(second),
+    ...(msg.type === "play" ? list(msg.legal) : []), ...list(state.hand),
+    ...list(state.trick).map(second), ...list(state.played).map(second)];
+  return values.find((v) => v !== undefined && !isCard(v));
+}
+
 /** lo..hi distinct cards, each held. */
 function heldDistinct(cards, hand, lo, hi) {
   return Array.isArray(cards) && cards.length >= lo && cards.length <= hi &&
@@ -137,6 +148,8 @@ function run(bot) {
     try {
       msg = JSON.parse(line);
       if (msg === null || typeof msg !== "object" || Array.isArray(msg) || typeof msg.type !== "string") throw new Error("not a message object with a type");
+      const bad = badCard(msg);
+      if (bad !== undefined) throw new Error(`not a card: ${JSON.stringify(bad)}`);
     } catch (err) {
       log(`ignoring a message I cannot use (${err.message}): ${line}`);
       return;
