@@ -1,0 +1,3 @@
+module spadesbot
+
+go 1.19
