@@ -361,8 +361,7 @@ class Pool:
         core = _Core(sorted(core_set), [p for p in pairs if p.i in core_set and p.j in core_set], self.prior)
         self._cores.append(core)
         for i in core.members:
-            self._core_of[i] = core
-            self._estimates[i] = core.rating(i, self.z)
+            self._core_of[i] = core  # its interval is worked out when asked for (a profile is not free)
         # Bots outside the core, nearest first: each bounded from its games against bots placed before it.
         above = _reach(core_set, {i: {j for j in group if i in beat[j]} for i in group})  # reach the core
         below = _reach(core_set, beat)  # reached from the core
@@ -396,6 +395,9 @@ class Pool:
 
     def rating(self, i: int) -> Estimate:
         """Bot ``i``'s rating against the mean of its core, with a 95% interval or a bound."""
+        core = self._core_of.get(i)
+        if core is not None and self._estimates[i].kind is Kind.NONE:
+            self._estimates[i] = core.rating(i, self.z)
         return self._estimates[i]
 
     def difference(self, i: int, j: int) -> Estimate:
@@ -403,7 +405,7 @@ class Pool:
         core = self._core_of.get(i)
         if core is not None and core is self._core_of.get(j):
             return core.difference(i, j, self.z)
-        a, b = self._estimates[i], self._estimates[j]
+        a, b = self.rating(i), self.rating(j)
         if Kind.NONE in (a.kind, b.kind) or not self._same_group(i, j):
             return Estimate(Kind.NONE)
         if a.kind is Kind.LOWER_BOUND and b.kind is not Kind.LOWER_BOUND:
@@ -680,7 +682,7 @@ class _Core:
             for _ in range(60):  # regula falsi (Illinois) on a nearly linear signed root
                 t = inner + (outer - inner) * (-inner_v) / (outer_v - inner_v)
                 v, r = excess(t, inner_r)
-                if abs(v) < 1e-7 or abs(outer - inner) < 1e-6:
+                if abs(v) < 1e-6 or abs(outer - inner) < 1e-4:  # within 0.001 Elo or so
                     inner = outer = t
                     break
                 if v < 0:

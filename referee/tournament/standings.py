@@ -345,12 +345,17 @@ class StandingsBuilder:
         best = max(played, key=lambda b: (b.score / b.matches, b.matches))
         return best.name, best
 
+    def pool(self) -> Pool:
+        """The rating fit of every result so far (bots indexed in the order of ``self.bots``)."""
+        index = {n: i for i, n in enumerate(self.bots)}
+        return Pool(len(index), [Pairing(index[p.a], index[p.b], p.games, p.wins + p.draws / 2, p.twins_a)
+                                 for p in self.pairs.values() if p.games], prior=self.prior)
+
     def report(self) -> StandingsReport:
         """Ratings, ranks and every table's data, at full precision."""
         names = list(self.bots)
         index = {n: i for i, n in enumerate(names)}
-        pool = Pool(len(names), [Pairing(index[p.a], index[p.b], p.games, p.wins + p.draws / 2, p.twins_a)
-                                 for p in self.pairs.values() if p.games], prior=self.prior)
+        pool = self.pool()
         rows: list[dict[str, Any]] = []
         for name in names:
             b = self.bots[name]

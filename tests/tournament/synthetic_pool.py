@@ -92,10 +92,10 @@ def run(n_tournaments: int, *, bots: int = 4, games: int = 16, twins: bool, spre
         builder = StandingsBuilder([f"b{k}" for k in range(bots)])
         for record in tournament(rng, strengths, games, twins):
             assert builder.add(record), builder.warnings
-        report = builder.report()
+        pool = builder.pool()  # what the report and --compare use, without the tables
         out.tournaments += 1
         for i, j in itertools.combinations(range(bots), 2):
-            est = report.compare(f"b{i}", f"b{j}")["difference"]
+            est = pool.difference(i, j).to_dict()
             out.intervals += 1
             out.bounds += est["kind"] in (Kind.LOWER_BOUND.value, Kind.UPPER_BOUND.value)
             out.covered += covers(est, strengths[i] - strengths[j])
