@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from referee.tournament.ratings import Z95, fit_elo, wilson
+from referee.tournament.ratings import Z95, Kind, Pairing, Pool, wilson
 from referee.tournament.standings import StandingsBuilder, render
 
 SNAPSHOTS = Path(__file__).resolve().parent / "snapshots"
@@ -88,17 +88,20 @@ def test_elo_of_two_players_matches_the_closed_form() -> None:
 
 
 def test_elo_three_players_is_consistent_and_anchored() -> None:
-    ratings = fit_elo(3, {(0, 1): (10, 7), (1, 2): (10, 7), (0, 2): (10, 8.5)}, prior=0)
-    values = [r.rating for r in ratings]
+    pool = Pool(3, [Pairing(0, 1, 10, 7), Pairing(1, 2, 10, 7), Pairing(0, 2, 10, 8.5)])
+    values = [pool.rating(i).value or 0.0 for i in range(3)]
     assert sum(values) == pytest.approx(0, abs=1e-9)
     assert values[0] > values[1] > values[2]
     # The fit is a maximum: the expected scores match the observed totals.
     exp = lambda d: 1 / (1 + 10 ** (-d / 400))  # noqa: E731
     total0 = 10 * exp(values[0] - values[1]) + 10 * exp(values[0] - values[2])
     assert total0 == pytest.approx(7 + 8.5, abs=1e-6)
-    # A perfect score is large but finite thanks to the prior; no games: no rating.
-    lone = fit_elo(3, {(0, 1): (4, 4)})
-    assert lone[0].rating > 0 > lone[1].rating and lone[2].rating is None
+    # A perfect score is a bound, not a number; a prior of virtual draws makes it finite;
+    # no games: nothing to say.
+    lone = Pool(3, [Pairing(0, 1, 4, 4)])
+    assert lone.rating(0).kind is Kind.LOWER_BOUND and lone.rating(2).kind is Kind.NONE
+    with_prior = Pool(3, [Pairing(0, 1, 4, 4)], prior=1.0)
+    assert (with_prior.rating(0).value or 0.0) > 0 > (with_prior.rating(1).value or 0.0)
 
 
 def test_crosstable_and_ranking() -> None:

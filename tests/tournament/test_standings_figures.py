@@ -272,3 +272,38 @@ def test_compare_command(tmp_path: Path) -> None:
     assert data["head_to_head"] == [3, 1, 1]
     bad = CliRunner().invoke(standings_command, [str(tmp_path), "--compare", "A", "Z"])
     assert bad.exit_code == 2 and "'Z'" in bad.output and "A, B, C" in bad.output or "B, A, C" in bad.output
+
+
+def worked_example() -> Any:
+    records = (series("strong", "heuristic", "wwww") + series("strong", "sparring", "wwww", 10)
+               + series("strong", "random", "wwww", 20) + series("heuristic", "sparring", "wlwl", 30)
+               + series("heuristic", "random", "wwdl", 40) + series("sparring", "random", "wwdl", 50))
+    return report_of(records, ("random", "sparring", "heuristic", "strong"))
+
+
+def test_the_worked_example_of_the_docs() -> None:
+    doc = (Path(__file__).resolve().parents[2] / "docs" / "standings.md").read_text()
+    block = doc.split("<!-- worked-example -->\n```\n", 1)[1].split("```", 1)[0]
+    report = worked_example()
+    table = render(report, "table")
+    printed = table.split("\nStandings\n", 1)[1].split("\n\n", 1)[0] + "\n"
+    assert block == printed
+    # Recomputed by hand: heuristic = sparring by symmetry; 4 p(0) + 4 p(d) = 4.5 against random.
+    d = 400 * math.log10(2.5 / 1.5)
+    h, r = row(report, "heuristic")["elo"]["value"], row(report, "random")["elo"]["value"]
+    assert (h, row(report, "sparring")["elo"]["value"], r) == (pytest.approx(d / 3), pytest.approx(d / 3),
+                                                               pytest.approx(-2 * d / 3))
+    bound = root(lambda t: 8 * math.log(expected(t - d / 3)) + 4 * math.log(expected(t + 2 * d / 3))
+                 + Z1 * Z1 / 2, -3000, 3000)
+    assert row(report, "strong")["elo"]["low"] == pytest.approx(bound, abs=1e-6)
+    # LOS of sparring over random: Fisher information with random's rating held (a difference
+    # does not depend on the anchor): [[a + b, -a], [-a, a + b]] for (heuristic, sparring).
+    a, b = K * K * 4 * 0.25, K * K * 4 * 0.625 * 0.375
+    sd = math.sqrt((a + b) / ((a + b) ** 2 - a * a))
+    los = statistics.NormalDist().cdf(d / sd)
+    assert row(report, "sparring")["los_next"] == pytest.approx(los, abs=1e-9)
+    for text in (f"{d:.1f}", f"{d / 3:+.1f}", f"{-2 * d / 3:.1f}".replace("-", "−"), f"L = {bound:+.0f}",
+                 f"{sd:.1f}", f"{100 * los:.1f}%"):
+        assert text in doc, text
+    cmp = report.compare("heuristic", "random")["difference"]
+    assert f"`{cmp['value']:+.0f} [{cmp['low']:+.0f}, {cmp['high']:+.0f}]`" in doc
