@@ -38,7 +38,7 @@ Z95 = 1.959963984540054
 _K = math.log(10) / 400  # d(logit p) / d(rating difference)
 
 
-def wilson(successes: float, n: int, z: float = Z95) -> tuple[float, float]:
+def wilson(successes: float, n: float, z: float = Z95) -> tuple[float, float]:
     """The Wilson score interval of a proportion ``successes / n``.
 
     Unlike the normal approximation it stays inside [0, 1] and is sensible
@@ -241,7 +241,8 @@ class Pool:
             if p.score < p.games or self.prior > 0:
                 beat[p.j].add(p.i)
         components = _strong_components(group, beat)
-        played, points = collections.Counter[int](), collections.Counter[int]()
+        played: dict[int, float] = collections.defaultdict(float)
+        points: dict[int, float] = collections.defaultdict(float)
         for p in pairs:
             played[p.i] += p.games
             played[p.j] += p.games
@@ -273,12 +274,12 @@ class Pool:
                     continue
                 up = i in above or (i not in below and sum(p.score if p.i == i else p.games - p.score
                                                            for p, _ in opponents) * 2 >= sum(p.games for p, _ in opponents))
-                games = []
+                games: list[tuple[float, float, float]] = []
                 for p, j in known:
                     own = p.score if p.i == i else p.games - p.score
                     twins = p.twins.pairs
                     # A twin pair's two legs are not independent: in a bound each pair counts as one game.
-                    n_eff = p.games - twins
+                    n_eff = float(p.games - twins)
                     games.append((n_eff, own * n_eff / p.games, placed[j]))
                 est = _one_sided(games, up)
                 self._estimates[i] = est
@@ -338,12 +339,18 @@ class Pool:
 
 
 def _upper(e: Estimate) -> float:
-    """The highest value an estimate allows (its value for a single-bot core)."""
-    return e.high if e.high is not None and math.isfinite(e.high) else (e.value or 0.0)
+    """The value a bound of another bot is taken against: its fitted rating.
+
+    The bound itself was found with the placed bots held at their ratings, so it is
+    read against the same ratings, not against the ends of their intervals.
+    """
+    return e.value if e.value is not None and math.isfinite(e.value) else (
+        e.high if e.high is not None and math.isfinite(e.high) else (e.low or 0.0))
 
 
 def _lower(e: Estimate) -> float:
-    return e.low if e.low is not None and math.isfinite(e.low) else (e.value or 0.0)
+    return e.value if e.value is not None and math.isfinite(e.value) else (
+        e.low if e.low is not None and math.isfinite(e.low) else (e.high or 0.0))
 
 
 def _strong_components(nodes: list[int], edges: Mapping[int, set[int]]) -> list[set[int]]:

@@ -365,7 +365,7 @@ class StandingsBuilder:
                 "bot": name, "matches": b.matches, "wins": b.wins, "losses": b.losses, "draws": b.draws,
                 "win_pct": _ratio(100.0 * b.score, b.matches),
                 "win_ci95": [100 * lo, 100 * hi] if b.matches else None,
-                "win_ci_method": "twin pairs" if informative(b.twins) else "wilson",
+                "win_ci_method": _win_method(b),
                 "points_for": _ratio(b.points_for, b.matches), "points_against": _ratio(b.points_against, b.matches),
                 "points_per_hand": {"mean": _mean(b.hand_points), "median": _median(b.hand_points)},
                 "elo": elo.to_dict(),
@@ -438,20 +438,33 @@ def _win_interval(b: BotStats) -> tuple[float, float]:
     With twin pairs each pair is one unit of evidence (its two legs share the deals), and
     each match outside a pair one more: the variance of the mean score is
     ``sum over units (points - mean * matches in it) ** 2 / matches ** 2``, which with pairs
-    only is the pentanomial standard error. A perfect or null score has no spread to use:
+    only is the pentanomial variance of the mean; the interval is Wilson's at the
+    effective number of matches ``mean (1 - mean) / that variance``. A perfect or null score has no spread to use:
     its bound is the one-sided ``0.05 ** (1 / units)`` of a unit that never failed.
     """
-    if not informative(b.twins) or not b.matches:
+    if not b.matches or not b.twin_pairs:
         return wilson(b.score, b.matches)
     mu = b.score / b.matches
     units = b.twin_pairs + b.matches - 2 * b.twin_pairs
     if b.score in (0, b.matches):
         edge = 0.05 ** (1 / units)
         return (edge, 1.0) if mu == 1.0 else (0.0, 1.0 - edge)
+    if not informative(b.twins):
+        return wilson(b.score, b.matches)
     single = {1.0: b.wins - b.twin_legs[1.0], 0.5: b.draws - b.twin_legs[0.5], 0.0: b.losses - b.twin_legs[0.0]}
     spread = 4 * b.twins.spread(mu) + sum(n * (x - mu) ** 2 for x, n in single.items())
-    half = Z95 * math.sqrt(spread) / b.matches
-    return max(0.0, mu - half), min(1.0, mu + half)
+    # Wilson's interval at the effective number of matches, mu (1 - mu) / variance of the
+    # mean: the pair variance sets the width, and the interval stays inside [0, 1] and
+    # asymmetric near the ends (a plain normal interval would reach 0 for 2 wins in 12).
+    var = spread / b.matches ** 2
+    n_eff = mu * (1 - mu) / var
+    return wilson(mu * n_eff, n_eff)
+
+
+def _win_method(b: BotStats) -> str:
+    if b.twin_pairs and b.score in (0, b.matches):
+        return "one-sided, twin pairs as units"
+    return "twin pairs" if b.twin_pairs and informative(b.twins) else "wilson"
 
 
 def _mean(values: collections.Counter[int]) -> float | None:

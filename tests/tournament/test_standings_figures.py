@@ -161,7 +161,11 @@ def test_twin_pairs_score_interval_and_elo_from_the_pair_variance() -> None:
     half = Z * math.sqrt(var / n)
     a = row(report, "A")
     assert a["win_ci_method"] == "twin pairs"
-    assert a["win_ci95"] == [pytest.approx(100 * (mean - half)), pytest.approx(100 * (mean + half))]
+    # Wilson's interval at the effective number of matches mean (1 - mean) / (var / n).
+    m = mean * (1 - mean) / (var / n)
+    centre = (mean + Z * Z / (2 * m)) / (1 + Z * Z / m)
+    w = Z * math.sqrt(mean * (1 - mean) / m + Z * Z / (4 * m * m)) / (1 + Z * Z / m)
+    assert a["win_ci95"] == [pytest.approx(100 * (centre - w)), pytest.approx(100 * (centre + w))]
     [twin] = report.twins
     assert twin["a_score"] == pytest.approx(mean) and twin["a_score_ci95"] == [pytest.approx(mean - half),
                                                                                  pytest.approx(mean + half)]
@@ -307,3 +311,11 @@ def test_the_worked_example_of_the_docs() -> None:
         assert text in doc, text
     cmp = report.compare("heuristic", "random")["difference"]
     assert f"`{cmp['value']:+.0f} [{cmp['low']:+.0f}, {cmp['high']:+.0f}]`" in doc
+
+
+def test_a_perfect_score_in_twin_pairs_has_a_one_sided_score_bound() -> None:
+    report = report_of(twin_records([(1, 1)] * 5) + series("A", "B", "w", 50), ("A", "B"))
+    a = row(report, "A")  # 11 of 11: 5 pairs and one single match, 6 units
+    assert a["win_ci_method"] == "one-sided, twin pairs as units"
+    assert a["win_ci95"] == [pytest.approx(100 * 0.05 ** (1 / 6)), 100.0]
+    assert row(report, "B")["win_ci95"] == [0.0, pytest.approx(100 * (1 - 0.05 ** (1 / 6)))]
