@@ -129,10 +129,6 @@ class Pentanomial:
         """
         return sum(c * (s - about) ** 2 for c, s in zip(self.counts, PAIR_SCORES))
 
-    def __add__(self, other: Pentanomial) -> Pentanomial:
-        """The counts of both sets of pairs together."""
-        return Pentanomial(_five([a + b for a, b in zip(self.counts, other.counts)]))
-
     def elo(self) -> float | None:
         """The Elo difference the mean score implies (+-inf for a perfect or null score)."""
         mu = self.mean()
