@@ -455,7 +455,7 @@ class _Core:
         info = self._info(r)
         g = _bordered_inverse(info)
         self._cov_model = g
-        if g is not None and any(informative(t) for *_, t in self.pairs):
+        if g is not None and any(t.pairs for *_, t in self.pairs):
             meat = self._meat(r)
             gm = _matmul(g, meat)
             self._cov_robust = _matmul(gm, g)
@@ -501,8 +501,6 @@ class _Core:
         terms = []
         for i, j, n, _, twins in self.pairs:
             p = _expected(r[i] - r[j])
-            if not informative(twins):
-                twins = Pentanomial()  # no spread to learn from: its legs count as single matches
             single = n - 2 * twins.pairs
             units += single + twins.pairs
             terms.append((i, j, single * p * (1 - p), 4 * twins.spread(p)))
@@ -551,7 +549,10 @@ class _Core:
         if self._cov_model is None or self._cov_robust is None:
             return None
         model = _quad(self._cov_model, c)
-        robust = _quad(self._cov_robust, c)
+        # A quantity carried by a few pairs that ended as the model expected would get a
+        # variance near 0 and claim certainty: the pair variance may narrow the per-match
+        # figure by at most a factor 2 in variance (1.41 in width); it may widen it freely.
+        robust = max(_quad(self._cov_robust, c), model / 2)
         return model, robust
 
     def _interval(self, c: list[float], z: float) -> Estimate:

@@ -449,14 +449,14 @@ def _win_interval(b: BotStats) -> tuple[float, float]:
     if b.score in (0, b.matches):
         edge = 0.05 ** (1 / units)
         return (edge, 1.0) if mu == 1.0 else (0.0, 1.0 - edge)
-    if not informative(b.twins):
-        return wilson(b.score, b.matches)
     single = {1.0: b.wins - b.twin_legs[1.0], 0.5: b.draws - b.twin_legs[0.5], 0.0: b.losses - b.twin_legs[0.0]}
     spread = 4 * b.twins.spread(mu) + sum(n * (x - mu) ** 2 for x, n in single.items())
     # Wilson's interval at the effective number of matches, mu (1 - mu) / variance of the
     # mean: the pair variance sets the width, and the interval stays inside [0, 1] and
     # asymmetric near the ends (a plain normal interval would reach 0 for 2 wins in 12).
-    var = spread / b.matches ** 2
+    # As in the rating fit, the pairs may halve the per-match variance at most (a few pairs
+    # that all ended alike would otherwise claim certainty).
+    var = max(spread / b.matches ** 2, mu * (1 - mu) / b.matches / 2)
     n_eff = mu * (1 - mu) / var
     return wilson(mu * n_eff, n_eff)
 
@@ -464,7 +464,7 @@ def _win_interval(b: BotStats) -> tuple[float, float]:
 def _win_method(b: BotStats) -> str:
     if b.twin_pairs and b.score in (0, b.matches):
         return "one-sided, twin pairs as units"
-    return "twin pairs" if b.twin_pairs and informative(b.twins) else "wilson"
+    return "twin pairs" if b.twin_pairs else "wilson"
 
 
 def _mean(values: collections.Counter[int]) -> float | None:

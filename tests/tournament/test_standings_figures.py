@@ -319,3 +319,18 @@ def test_a_perfect_score_in_twin_pairs_has_a_one_sided_score_bound() -> None:
     assert a["win_ci_method"] == "one-sided, twin pairs as units"
     assert a["win_ci95"] == [pytest.approx(100 * 0.05 ** (1 / 6)), 100.0]
     assert row(report, "B")["win_ci95"] == [0.0, pytest.approx(100 * (1 - 0.05 ** (1 / 6)))]
+
+
+def test_pairs_that_ended_as_expected_narrow_the_interval_by_at_most_a_factor_2_in_variance() -> None:
+    # Two split pairs at an expected score of 1/2: the pair residuals are 0, so the pair
+    # variance alone would claim certainty; the floor keeps half the per-match variance,
+    # i.e. the likelihood ratio scaled by 2.
+    report = report_of(twin_records([(1, 0), (0, 1)]), ("A", "B"))
+    d, lo, hi = profile_two(4, 2, 2.0)
+    diff = report.compare("A", "B")["difference"]
+    assert (diff["value"], diff["low"], diff["high"]) == (pytest.approx(d, abs=1e-6), pytest.approx(lo, abs=1e-4),
+                                                          pytest.approx(hi, abs=1e-4))
+    # The score: Wilson at twice the matches (half the binomial variance of the mean).
+    m = 8
+    w = Z * math.sqrt(0.25 / m + Z * Z / (4 * m * m)) / (1 + Z * Z / m)
+    assert row(report, "A")["win_ci95"] == [pytest.approx(100 * (0.5 - w)), pytest.approx(100 * (0.5 + w))]
