@@ -3,7 +3,7 @@
 Synthetic round robins of 3 bots with known strengths (``synthetic_pool``), 16 matches
 per pairing, in process: every pairwise difference's interval is checked against the
 truth. A quick run here (400 tournaments, 1,200 intervals, seed 1, so the figure is
-reproducible: 95.5% without twins, 95.25% with them; seeds 2 and 3 give 94.1-95.4%);
+reproducible: 95.33% without twins, 94.83% with them);
 ``bench/coverage.py`` runs thousands of 4-bot tournaments.
 """
 
