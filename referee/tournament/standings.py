@@ -60,7 +60,8 @@ from referee.seat.faults import FaultKind
 from referee.tournament.pentanomial import Pentanomial
 from referee.tournament.ratings import Z95, Kind, Pairing, Pool, informative, twin_estimate, wilson
 
-__all__ = ["StandingsBuilder", "StandingsReport", "BotStats", "FORMATS", "render", "render_comparison"]
+__all__ = ["StandingsBuilder", "StandingsReport", "BotStats", "FORMATS", "render", "render_comparison", "tables",
+           "notes"]
 
 FORMATS = ("table", "markdown", "csv", "json")
 
@@ -681,6 +682,21 @@ def _tables(sections: Sequence[tuple[str, tuple[list[str], list[list[str]]]]], f
     return out
 
 
+def tables(report: StandingsReport) -> list[tuple[str, tuple[list[str], list[list[str]]]]]:
+    """Every table the standings print, as ``(title, (header, rows))``: the text
+    formats (and any other face) render these same cells, rounded once."""
+    sections = [("Standings", _main_table(report)), ("Spades statistics", _spades_table(report)),
+                ("Head to head (row vs column)", _cross_table(report))]
+    if report.twins:
+        sections.append(("Twin pairs (same deals, seats swapped)", _twin_table(report)))
+    return sections
+
+
+def notes(report: StandingsReport) -> list[str]:
+    """The notes printed under the tables."""
+    return list(_NOTES) + ([_TWIN_NOTE] if report.twins else [])
+
+
 def render(report: StandingsReport, fmt: str = "table") -> str:
     """The standings as text: ``table`` (terminal), ``markdown``, ``csv`` or ``json``."""
     if fmt == "json":
@@ -689,14 +705,9 @@ def render(report: StandingsReport, fmt: str = "table") -> str:
         return _render_csv(report)
     if fmt not in ("table", "markdown"):
         raise ValueError(f"unknown format {fmt!r}: expected one of {', '.join(FORMATS)}")
-    sections = [("Standings", _main_table(report)), ("Spades statistics", _spades_table(report)),
-                ("Head to head (row vs column)", _cross_table(report))]
-    if report.twins:
-        sections.append(("Twin pairs (same deals, seats swapped)", _twin_table(report)))
     out = [f"# {_heading(report)}" if fmt == "markdown" else _heading(report), ""]
-    out.extend(_tables(sections, fmt))
-    notes = list(_NOTES) + ([_TWIN_NOTE] if report.twins else [])
-    out.extend(("- " + n) if fmt == "markdown" else n for n in notes)
+    out.extend(_tables(tables(report), fmt))
+    out.extend(("- " + n) if fmt == "markdown" else n for n in notes(report))
     return "\n".join(out) + "\n"
 
 
