@@ -19,7 +19,7 @@ from referee.pages.report import write_report
 from referee.tournament.config import ConfigError, load_config, shown_path as _shown
 from referee.tournament.results import ResultsError, ResultsFolder, standings_from_folder
 from referee.tournament.runner import Tournament
-from referee.tournament.standings import FORMATS, render
+from referee.tournament.standings import FORMATS, render, render_comparison
 
 __all__ = ["run_command", "standings_command"]
 
@@ -113,7 +113,9 @@ def run_command(config_file: Path, concurrency: int | None, output: Path | None,
 @click.command("standings")
 @click.argument("results_dir", metavar="RESULTS_DIR", type=click.Path(path_type=Path))
 @click.option("--format", "fmt", type=click.Choice(FORMATS), default="table", show_default=True)
-def standings_command(results_dir: Path, fmt: str) -> None:
+@click.option("--compare", nargs=2, metavar="A B", default=None,
+              help="Print only bot A against bot B: the Elo difference with its 95% interval, LOS and meetings.")
+def standings_command(results_dir: Path, fmt: str, compare: tuple[str, str] | None) -> None:
     """Print the standings of a results folder (as `spades run` printed them).
 
     \b
@@ -121,6 +123,7 @@ def standings_command(results_dir: Path, fmt: str) -> None:
       spades standings results/demo
       spades standings results/demo --format markdown > standings.md
       spades standings results/demo --format json | jq '.bots[0]'
+      spades standings results/demo --compare sparring heuristic
     """
     folder = ResultsFolder(results_dir)
     if not results_dir.is_dir():
@@ -129,4 +132,10 @@ def standings_command(results_dir: Path, fmt: str) -> None:
         raise InputError(f"{os.fspath(results_dir)} is not a results folder (it has no config.yaml or "
                          "matches.jsonl); give the folder `spades run` wrote, e.g. results/demo")
     report = standings_from_folder(folder, warn=_err)
-    click.echo(render(report, fmt), nl=False)
+    if compare is None:
+        click.echo(render(report, fmt), nl=False)
+        return
+    try:
+        click.echo(render_comparison(report, compare[0], compare[1], fmt), nl=False)
+    except KeyError as exc:
+        raise InputError(f"--compare: {exc.args[0]}") from None

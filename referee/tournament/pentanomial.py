@@ -121,6 +121,14 @@ class Pentanomial:
             return None
         return max(0.0, mu - z * se), min(1.0, mu + z * se)
 
+    def spread(self, about: float) -> float:
+        """The sum over pairs of ``(pair score - about) ** 2``.
+
+        With ``about`` the mean this is ``pairs * variance``; the standings take it about a
+        model's expected score instead, for the pair-clustered ("sandwich") variance of a fit.
+        """
+        return sum(c * (s - about) ** 2 for c, s in zip(self.counts, PAIR_SCORES))
+
     def elo(self) -> float | None:
         """The Elo difference the mean score implies (+-inf for a perfect or null score)."""
         mu = self.mean()

@@ -11,11 +11,19 @@ bot (in a partnership playing both seats as two processes); a record where a
 side's two seats hold different programs (``spades match`` with four bots)
 counts for the team ``"a/b"``.
 
-Definitions (also printed under the tables):
+Definitions (also printed under the tables; docs/tournaments.md has them in full):
 
-* **Win %**: (wins + draws/2) / matches, with the 95% Wilson interval.
-* **Elo**: maximum-likelihood fit to every result (:mod:`referee.tournament.ratings`),
-  mean 0, with its 95% error.
+* **Win %**: (wins + draws/2) / matches. Its 95% interval is Wilson's; where the bot
+  played twin pairs it comes from the spread of its pair scores instead (each twin
+  pair one unit, the pentanomial model), and a perfect or null score gets a one-sided
+  bound.
+* **Elo**: maximum-likelihood fit to every result, no prior
+  (:class:`referee.tournament.ratings.Pool`), mean 0 over the bots it can place; a bot
+  with a perfect (or null) record against them shows a one-sided 95% bound ("> +310").
+  The interval is the profile-likelihood one, scaled for twin pairs.
+* **LOS**: the probability that the bot is stronger than the one ranked below it.
+* **Pts/hand**: own points per scored hand, mean and median (the median is not
+  dragged by a few long matches).
 * **Bids made**: contracts made / contracts played; a side's contract is the
   sum of its non-nil bids (a side of nil bidders only has none). A contract
   not made is a **set**: suffered by that side, inflicted by the other.
@@ -27,7 +35,11 @@ Definitions (also printed under the tables):
 * **Twin pairs** (duplicate tournaments): the two matches played on the same
   deals with the bots in swapped seats. A bot wins the pair with more than 1
   of its 2 match points (a win is 1, a draw 1/2); 1 each is a split.
-  The margin is the bot's score minus the opponent's, summed over both.
+  The margin is the bot's hand points minus the opponent's over the hands both
+  legs played (the same deals), per such hand, both legs summed.
+
+Every figure is kept at full precision in the report (and in JSON); the table,
+Markdown and CSV round each value once, when it is printed.
 """
 
 from __future__ import annotations
@@ -37,6 +49,7 @@ import csv
 import dataclasses
 import io
 import json
+import math
 from typing import Any, Iterable, Mapping, Sequence
 
 from tabulate import tabulate
@@ -44,9 +57,11 @@ from tabulate import tabulate
 from referee.game.rules import RuleError, Rules, Variant
 from referee.game.scoring import score_hand, side_seats
 from referee.seat.faults import FaultKind
-from referee.tournament.ratings import fit_elo, wilson
+from referee.tournament.pentanomial import Pentanomial
+from referee.tournament.ratings import Z95, Kind, Pairing, Pool, informative, twin_estimate, wilson
 
-__all__ = ["StandingsBuilder", "StandingsReport", "BotStats", "FORMATS", "render", "tables", "notes"]
+__all__ = ["StandingsBuilder", "StandingsReport", "BotStats", "FORMATS", "render", "render_comparison", "tables",
+           "notes"]
 
 FORMATS = ("table", "markdown", "csv", "json")
 
@@ -80,7 +95,11 @@ class BotStats:
     twin_won: int = 0
     twin_lost: int = 0
     twin_split: int = 0
-    twin_margin: int = 0
+    twin_margin: int = 0  # over the hands both legs played
+    twin_hands: int = 0  # those hands (deals)
+    twins: Pentanomial = Pentanomial()  # its twin pairs, from its point of view
+    twin_legs: collections.Counter[float] = dataclasses.field(default_factory=collections.Counter)  # leg points
+    hand_points: collections.Counter[int] = dataclasses.field(default_factory=collections.Counter)  # per hand
 
     @property
     def score(self) -> float:
@@ -106,7 +125,9 @@ class _PairStats:
     twin_a: int = 0
     twin_b: int = 0
     twin_split: int = 0
-    twin_margin_a: int = 0
+    twin_margin_a: int = 0  # over the hands both legs played
+    twin_hands: int = 0
+    twins_a: Pentanomial = Pentanomial()  # from a's point of view
 
 
 @dataclasses.dataclass(frozen=True)
@@ -116,12 +137,12 @@ class _Leg:
     side0: str
     side1: str
     points0: float  # match points of side 0 (1, 1/2, 0)
-    margin0: int  # score of side 0 minus score of side 1
+    hands: Mapping[int, int]  # hand number -> side 0's hand points minus side 1's, scored hands only
 
 
 @dataclasses.dataclass
 class StandingsReport:
-    """Standings ready to render (see :func:`render`)."""
+    """Standings ready to render (see :func:`render`), every figure at full precision."""
 
     title: str
     matches: int
@@ -130,20 +151,39 @@ class StandingsReport:
     crosstable: dict[str, dict[str, list[int]]]  # row bot -> column bot -> [W, L, D]
     twins: list[dict[str, Any]]  # per pairing, only with duplicate twins
     warnings: list[str]
+    pool: Pool | None = None  # the fit behind the ratings, for comparisons
+    index: Mapping[str, int] = dataclasses.field(default_factory=dict)  # bot -> its index in ``pool``
 
     def to_dict(self) -> dict[str, Any]:
         return {"title": self.title, "matches": self.matches, "expected": self.expected, "bots": self.bots,
                 "crosstable": self.crosstable, "twins": self.twins}
+
+    def compare(self, a: str, b: str) -> dict[str, Any]:
+        """The difference ``a - b`` in Elo with its 95% interval (or a bound), and the LOS of ``a``.
+
+        Raises ``KeyError`` naming the bot that is not in the standings.
+        """
+        for name in (a, b):
+            if name not in self.index:
+                raise KeyError(f"no bot {name!r} in these standings; the bots are: "
+                               f"{', '.join(r['bot'] for r in self.bots)}")
+        assert self.pool is not None  # a report with bots has its pool
+        i, j = self.index[a], self.index[b]
+        cross = self.crosstable.get(a, {}).get(b)
+        twins = next((t for t in self.twins if {t["a"], t["b"]} == {a, b}), None)
+        return {"a": a, "b": b, "difference": self.pool.difference(i, j).to_dict(), "los": self.pool.los(i, j),
+                "head_to_head": cross, "twin_pairs": twins}
 
 
 class StandingsBuilder:
     """Accumulates records into per-bot counters (constant memory per record)."""
 
     def __init__(self, names: Sequence[str] = (), *, title: str = "Standings", expected: int | None = None,
-                 prior: float = 1.0):
+                 prior: float = 0.0):
         """``names``: the bots in config order (bots without a record yet still
         get a row). ``expected``: how many matches the tournament has.
-        ``prior``: virtual draws per pairing in the Elo fit."""
+        ``prior``: virtual draws per pairing in the Elo fit (none by default: see
+        docs/tournaments.md for why)."""
         self.title, self.expected, self.prior = title, expected, prior
         self.bots: dict[str, BotStats] = {n: BotStats(n) for n in names}
         self.pairs: dict[tuple[str, str], _PairStats] = {}
@@ -192,7 +232,7 @@ class StandingsBuilder:
         if winner not in (0, 1, None):
             raise ValueError(f"winner must be 0, 1 or null, got: {winner!r}")
         rules = self._rules(rec.get("rules"))
-        hand_deltas = _hand_deltas(variant, rules, len(bots), rec.get("hands") or [])
+        hand_deltas, hand_points = _hand_deltas(variant, rules, len(bots), rec.get("hands") or [])
         faults = [(variant.side_of(int(f["seat"])), str(f["kind"])) for f in rec.get("faults") or []]
         timing = []
         for seat, st in enumerate((rec.get("stats") or [])[:len(bots)]):
@@ -220,6 +260,9 @@ class StandingsBuilder:
             pair.wins += 1
         else:
             pair.losses += 1
+        for _, points in hand_points:
+            for side, bot in enumerate(sides):
+                bot.hand_points[points[side]] += 1
         for side, delta in hand_deltas:
             bot, other = sides[side], sides[1 - side]
             for key, value in delta.items():
@@ -236,7 +279,8 @@ class StandingsBuilder:
         seed = rec.get("seed")
         if isinstance(seed, int):
             points0 = 0.5 if winner is None else (1.0 if winner == 0 else 0.0)
-            self._twin(_Leg(entries[0], entries[1], points0, score[0] - score[1]), seed)
+            margins = {number: points[0] - points[1] for number, points in hand_points}
+            self._twin(_Leg(entries[0], entries[1], points0, margins), seed)
 
     def _rules(self, data: Any) -> Rules:
         key = json.dumps(data, sort_keys=True)
@@ -259,10 +303,22 @@ class StandingsBuilder:
         # Points and margin of first.side0 over the two legs (it is side 1 now).
         a, b = first.side0, first.side1
         points_a = first.points0 + (1.0 - leg.points0)
-        margin_a = first.margin0 - leg.margin0
+        # The same deals in both legs: only hands both legs played compare like with like.
+        common = sorted(set(first.hands) & set(leg.hands))
+        margin_a = sum(first.hands[h] - leg.hands[h] for h in common)
         bot_a, bot_b = self._bot(a), self._bot(b)
         pair, a_first = self._pair(a, b)
         pair.twin_pairs += 1
+        legs_a = (first.points0, 1.0 - leg.points0)
+        bot_a.twins = bot_a.twins.add(*legs_a)
+        bot_b.twins = bot_b.twins.add(1.0 - legs_a[0], 1.0 - legs_a[1])
+        pair.twins_a = pair.twins_a.add(*legs_a) if a_first else pair.twins_a.add(1.0 - legs_a[0], 1.0 - legs_a[1])
+        for points in legs_a:
+            bot_a.twin_legs[points] += 1
+            bot_b.twin_legs[1.0 - points] += 1
+        for bot in (bot_a, bot_b):
+            bot.twin_hands += len(common)
+        pair.twin_hands += len(common)
         if points_a == 1.0:
             bot_a.twin_split += 1
             bot_b.twin_split += 1
@@ -290,51 +346,61 @@ class StandingsBuilder:
         best = max(played, key=lambda b: (b.score / b.matches, b.matches))
         return best.name, best
 
+    def pool(self) -> Pool:
+        """The rating fit of every result so far (bots indexed in the order of ``self.bots``)."""
+        index = {n: i for i, n in enumerate(self.bots)}
+        return Pool(len(index), [Pairing(index[p.a], index[p.b], p.games, p.wins + p.draws / 2, p.twins_a)
+                                 for p in self.pairs.values() if p.games], prior=self.prior)
+
     def report(self) -> StandingsReport:
-        """Ratings, ranks and every table's data."""
+        """Ratings, ranks and every table's data, at full precision."""
         names = list(self.bots)
         index = {n: i for i, n in enumerate(names)}
-        results = {}
-        for p in self.pairs.values():
-            if p.games:
-                results[(index[p.a], index[p.b])] = (float(p.games), p.wins + p.draws / 2)
-        ratings = fit_elo(len(names), results, prior=self.prior)
+        pool = self.pool()
         rows: list[dict[str, Any]] = []
         for name in names:
             b = self.bots[name]
-            r = ratings[index[name]]
-            lo, hi = wilson(b.score, b.matches)
+            elo = pool.rating(index[name])
+            lo, hi = _win_interval(b)
             rows.append({
                 "bot": name, "matches": b.matches, "wins": b.wins, "losses": b.losses, "draws": b.draws,
-                "win_pct": _pct(b.score, b.matches), "win_ci95": [round(lo * 100, 1), round(hi * 100, 1)],
-                "points_for": _ratio(b.points_for, b.matches, 1), "points_against": _ratio(b.points_against,
-                                                                                           b.matches, 1),
-                "elo": None if r.rating is None else round(r.rating, 1),
-                "elo_error95": None if r.error is None else round(r.error, 1),
+                "win_pct": _ratio(100.0 * b.score, b.matches),
+                "win_ci95": [100 * lo, 100 * hi] if b.matches else None,
+                "win_ci_method": _win_method(b),
+                "points_for": _ratio(b.points_for, b.matches), "points_against": _ratio(b.points_against, b.matches),
+                "points_per_hand": {"mean": _mean(b.hand_points), "median": _median(b.hand_points)},
+                "elo": elo.to_dict(),
                 "hands": b.hands, "contracts": b.contracts, "contracts_made": b.contracts_made,
-                "bids_made_pct": _pct(b.contracts_made, b.contracts),
+                "bids_made_pct": _ratio(100.0 * b.contracts_made, b.contracts),
                 "sets_suffered": b.sets_suffered, "sets_inflicted": b.sets_inflicted,
                 "nil": {"tried": b.nil_tried, "made": b.nil_made},
                 "blind_nil": {"tried": b.blind_tried, "made": b.blind_made},
-                "bags": b.bags, "bags_per_hand": _ratio(b.bags, b.hands, 2), "bag_penalties": b.bag_penalties,
+                "bags": b.bags, "bags_per_hand": _ratio(b.bags, b.hands), "bag_penalties": b.bag_penalties,
                 "faults": {k.value: b.faults[k.value] for k in FaultKind if b.faults[k.value]}
                 | {k: v for k, v in sorted(b.faults.items()) if k not in {f.value for f in FaultKind}},
                 "decisions": b.decisions,
-                "decision_ms_mean": _ratio(b.decision_ms_total, b.decisions, 2),
-                "decision_ms_max": round(b.decision_ms_max, 2) if b.decisions else None,
+                "decision_ms_mean": _ratio(b.decision_ms_total, b.decisions),
+                "decision_ms_max": b.decision_ms_max if b.decisions else None,
                 "twin_pairs": {"won": b.twin_won, "lost": b.twin_lost, "split": b.twin_split,
-                               "margin_per_pair": _ratio(b.twin_margin, b.twin_pairs, 1)},
+                               "pentanomial": list(b.twins.counts), "hands": b.twin_hands,
+                               "margin_per_hand": _ratio(b.twin_margin, b.twin_hands)},
             })
         order = {n: i for i, n in enumerate(names)}
+        sort_value = {name: pool.rating(index[name]).sort_value() for name in names}
 
         def rank_key(row: dict[str, Any]) -> tuple[Any, ...]:
-            elo = row["elo"] if row["elo"] is not None else float("-inf")
             win = row["win_pct"] if row["win_pct"] is not None else -1.0
-            return (-elo, -win, order[row["bot"]])
+            return (-sort_value[row["bot"]], -win, order[row["bot"]])
 
         rows.sort(key=rank_key)
-        for rank, row in enumerate(rows, 1):
-            row["rank"] = rank
+        # Equal ratings share a rank ("2="): compared at full precision, up to the fit's tolerance.
+        for k, row in enumerate(rows):
+            value = sort_value[row["bot"]]
+            tied_above = k > 0 and _same(value, sort_value[rows[k - 1]["bot"]])
+            row["rank"] = rows[k - 1]["rank"] if tied_above else k + 1
+            row["tied"] = tied_above or (k + 1 < len(rows) and _same(value, sort_value[rows[k + 1]["bot"]]))
+            nxt = rows[k + 1]["bot"] if k + 1 < len(rows) else None
+            row["los_next"] = None if nxt is None else pool.los(index[row["bot"]], index[nxt])
         ranked: list[str] = [str(row["bot"]) for row in rows]
         cross: dict[str, dict[str, list[int]]] = {a: {} for a in ranked}
         for p in self.pairs.values():
@@ -348,18 +414,89 @@ class StandingsBuilder:
             if not p.twin_pairs:
                 continue
             if index[p.a] < index[p.b]:
-                first, second, a_won, b_won, margin = p.a, p.b, p.twin_a, p.twin_b, p.twin_margin_a
+                first, second, a_won, b_won, margin, pent = p.a, p.b, p.twin_a, p.twin_b, p.twin_margin_a, p.twins_a
             else:
-                first, second, a_won, b_won, margin = p.b, p.a, p.twin_b, p.twin_a, -p.twin_margin_a
+                first, second, a_won, b_won, margin, pent = (p.b, p.a, p.twin_b, p.twin_a, -p.twin_margin_a,
+                                                             p.twins_a.flipped())
+            interval = pent.score_interval(Z95) if informative(pent) else wilson(2 * pent.pairs * (pent.mean() or 0.0),
+                                                                                 2 * pent.pairs)
             twins.append({"a": first, "b": second, "pairs": p.twin_pairs, "a_won": a_won, "b_won": b_won,
-                          "split": p.twin_split, "a_margin_per_pair": _ratio(margin, p.twin_pairs, 1)})
-        return StandingsReport(self.title, self.matches, self.expected, rows, cross, twins, list(self.warnings))
+                          "split": p.twin_split, "pentanomial": list(pent.counts), "a_score": pent.mean(),
+                          "a_score_ci95": list(interval) if interval else None,
+                          "a_elo": twin_estimate(pent).to_dict(), "hands": p.twin_hands,
+                          "a_margin_per_hand": _ratio(margin, p.twin_hands)})
+        return StandingsReport(self.title, self.matches, self.expected, rows, cross, twins, list(self.warnings),
+                               pool, index)
 
 
-def _hand_deltas(variant: Variant, rules: Rules, nseats: int,
-                 hands: Iterable[Mapping[str, Any]]) -> list[tuple[int, dict[str, int]]]:
-    """Per side and hand, the counters a hand adds (re-scored with the match's rules)."""
+def _same(x: float, y: float) -> bool:
+    return abs(x - y) <= 1e-6 * max(1.0, abs(x), abs(y))
+
+
+def _win_interval(b: BotStats) -> tuple[float, float]:
+    """The 95% interval of a bot's score: Wilson's, or with twin pairs from their spread.
+
+    With twin pairs each pair is one unit of evidence (its two legs share the deals), and
+    each match outside a pair one more: the variance of the mean score is
+    ``sum over units (points - mean * matches in it) ** 2 / matches ** 2``, which with pairs
+    only is the pentanomial variance of the mean; the interval is Wilson's at the
+    effective number of matches ``mean (1 - mean) / that variance``. A perfect or null score has no spread to use:
+    its bound is the one-sided ``0.05 ** (1 / units)`` of a unit that never failed.
+    """
+    if not b.matches or not b.twin_pairs:
+        return wilson(b.score, b.matches)
+    mu = b.score / b.matches
+    units = b.twin_pairs + b.matches - 2 * b.twin_pairs
+    if b.score in (0, b.matches):
+        edge = 0.05 ** (1 / units)
+        return (edge, 1.0) if mu == 1.0 else (0.0, 1.0 - edge)
+    single = {1.0: b.wins - b.twin_legs[1.0], 0.5: b.draws - b.twin_legs[0.5], 0.0: b.losses - b.twin_legs[0.0]}
+    spread = 4 * b.twins.spread(mu) + sum(n * (x - mu) ** 2 for x, n in single.items())
+    # Wilson's interval at the effective number of matches, mu (1 - mu) / variance of the
+    # mean: the pair variance sets the width, and the interval stays inside [0, 1] and
+    # asymmetric near the ends (a plain normal interval would reach 0 for 2 wins in 12).
+    # As in the rating fit, the pairs may halve the per-match variance at most (a few pairs
+    # that all ended alike would otherwise claim certainty).
+    var = max(spread / b.matches ** 2, mu * (1 - mu) / b.matches / 2)
+    n_eff = mu * (1 - mu) / var
+    return wilson(mu * n_eff, n_eff)
+
+
+def _win_method(b: BotStats) -> str:
+    if b.twin_pairs and b.score in (0, b.matches):
+        return "one-sided, twin pairs as units"
+    return "twin pairs" if b.twin_pairs else "wilson"
+
+
+def _mean(values: collections.Counter[int]) -> float | None:
+    n = sum(values.values())
+    return sum(v * c for v, c in values.items()) / n if n else None
+
+
+def _median(values: collections.Counter[int]) -> float | None:
+    """The median of a multiset kept as counts (constant memory per distinct value)."""
+    n = sum(values.values())
+    if not n:
+        return None
+    ordered = sorted(values.items())
+
+    def kth(k: int) -> int:  # 0-based
+        seen = 0
+        for v, c in ordered:
+            seen += c
+            if k < seen:
+                return v
+        raise AssertionError("k beyond the count")  # cannot happen: k < n
+
+    return (kth((n - 1) // 2) + kth(n // 2)) / 2
+
+
+def _hand_deltas(variant: Variant, rules: Rules, nseats: int, hands: Iterable[Mapping[str, Any]]
+                 ) -> tuple[list[tuple[int, dict[str, int]]], list[tuple[int, tuple[int, int]]]]:
+    """Per side and hand, the counters a hand adds (re-scored with the match's rules),
+    and per scored hand its number and the two sides' points."""
     out: list[tuple[int, dict[str, int]]] = []
+    points: list[tuple[int, tuple[int, int]]] = []
     bags_before: Sequence[int] = (0, 0)
     for hand in hands:
         bids, blind, tricks = list(hand["bids"]), list(hand["blind"]), list(hand["tricks"])
@@ -370,6 +507,9 @@ def _hand_deltas(variant: Variant, rules: Rules, nseats: int,
             continue  # a hand cut short by a forfeit is not scored
         scored = score_hand(variant, rules, bids, blind, tricks, bags_before)
         bags_before = hand.get("bags") or scored.bags
+        number = hand.get("hand")
+        points.append((int(number) if isinstance(number, int) else len(points) + 1,
+                       (scored.sides[0].points, scored.sides[1].points)))
         for side, sc in enumerate(scored.sides):
             delta = {"hands": 1, "bags": sc.bags_gained, "bag_penalties": sc.penalties}
             if sc.made is not None:
@@ -382,7 +522,7 @@ def _hand_deltas(variant: Variant, rules: Rules, nseats: int,
                     if tricks[seat] == 0:
                         delta[f"{kind}_made"] = delta.get(f"{kind}_made", 0) + 1
             out.append((side, delta))
-    return out
+    return out, points
 
 
 def _entry(bots: Sequence[str], variant: Variant, side: int) -> str:
@@ -393,30 +533,64 @@ def _entry(bots: Sequence[str], variant: Variant, side: int) -> str:
     return "/".join(names)
 
 
-def _pct(num: float, den: int) -> float | None:
-    return round(100.0 * num / den, 1) if den else None
-
-
-def _ratio(num: float, den: int, digits: int) -> float | None:
-    return round(num / den, digits) if den else None
+def _ratio(num: float, den: int) -> float | None:
+    """``num / den`` at full precision; None for nothing to divide by."""
+    return num / den if den else None
 
 
 # ---------------------------------------------------------------- rendering
+#
+# Every value below is formatted straight from the report's full precision: one
+# rounding, in one place (``_fixed``), for the table, Markdown and CSV alike.
 
 _NOTES = (
-    "Win %: (wins + draws/2) / matches, 95% Wilson interval. "
-    "Elo: maximum-likelihood fit to all results, mean 0, ±95% from the Fisher information "
-    "(one virtual draw per pairing as prior).",
+    "Win %: (wins + draws/2) / matches; 95% interval: Wilson's, or with twin pairs from the spread of the pair "
+    "scores (pentanomial), a perfect score a one-sided bound. "
+    "Elo: maximum-likelihood fit to all results, no prior, mean 0; 95% profile-likelihood interval, scaled for "
+    "twin pairs; '> +310': every point against the bots it is rated against, a one-sided 95% bound. "
+    "LOS: probability of being stronger than the next bot down. Ties share a rank (2=).",
+    "Pts/hand: own points per scored hand, mean and median. "
     "Bids made: side contracts (sum of non-nil bids) made / played; a set is a contract not made. "
     "Nil and blind nil: made/tried. Bags/hand: overtricks plus failed-nil tricks. ms: decision time.",
 )
 _TWIN_NOTE = ("Twin pairs: two matches on the same deals with seats swapped; a bot wins the pair with more than "
-              "1 of its 2 match points (a win is 1, a draw 1/2), a split is 1 each. Margin: own score minus "
-              "opponent's, both matches.")
+              "1 of its 2 match points (a win is 1, a draw 1/2), a split is 1 each. Pentanomial: pairs lost both, "
+              "drew one lost one, level, won one drew one, won both. Score and Elo: mean pair score, 95% from the "
+              "pair variance. Margin/hand: own hand points minus the opponent's over the hands both legs played, "
+              "per hand, both legs summed.")
 
 
-def _show(value: Any, fmt: str = "{}", none: str = "-") -> str:
-    return none if value is None else fmt.format(value)
+def _fixed(value: float | None, digits: int, *, sign: bool = False, none: str = "-") -> str:
+    """One value rounded once, from full precision."""
+    if value is None:
+        return none
+    text = f"{value:{'+' if sign else ''}.{digits}f}"
+    if float(text) == 0.0:  # no "-0" for a value that rounds to zero
+        text = f"{0.0:{'+' if sign else ''}.{digits}f}"
+    return text
+
+
+def _elo_text(est: Mapping[str, Any]) -> str:
+    kind = est["kind"]
+    if kind == Kind.LOWER_BOUND.value:
+        return "> " + _fixed(est["low"], 0, sign=True)
+    if kind == Kind.UPPER_BOUND.value:
+        return "< " + _fixed(est["high"], 0, sign=True)
+    return _fixed(est["value"], 0, sign=True)
+
+
+def _elo_ci_text(est: Mapping[str, Any]) -> str:
+    if est["kind"] != Kind.ESTIMATE.value or (est["low"] is None and est["high"] is None):
+        return "-"
+    return f"[{_fixed(est['low'], 0, sign=True, none='-inf')}, {_fixed(est['high'], 0, sign=True, none='+inf')}]"
+
+
+def _rank_text(row: Mapping[str, Any]) -> str:
+    return f"{row['rank']}=" if row["tied"] else str(row["rank"])
+
+
+def _pct_text(fraction: float | None) -> str:
+    return "-" if fraction is None else _fixed(100 * fraction, 1) + "%"
 
 
 def _wld(w: int, l: int, d: int) -> str:
@@ -425,15 +599,15 @@ def _wld(w: int, l: int, d: int) -> str:
 
 def _main_table(report: StandingsReport) -> tuple[list[str], list[list[str]]]:
     twins = bool(report.twins)
-    head = ["#", "Bot", "Matches", "W-L-D", "Win %", "95% CI", "For", "Against", "Elo", "±95%"]
+    head = ["#", "Bot", "Matches", "W-L-D", "Win %", "95% CI", "For", "Against", "Elo", "Elo 95% CI", "LOS"]
     if twins:
         head.append("Twins W-L-S")
     rows = []
     for r in report.bots:
-        ci = f"{r['win_ci95'][0]:.1f}-{r['win_ci95'][1]:.1f}" if r["matches"] else "-"
-        row = [str(r["rank"]), r["bot"], str(r["matches"]), _wld(r["wins"], r["losses"], r["draws"]),
-               _show(r["win_pct"], "{:.1f}"), ci, _show(r["points_for"], "{:.1f}"),
-               _show(r["points_against"], "{:.1f}"), _show(r["elo"], "{:+.0f}"), _show(r["elo_error95"], "{:.0f}")]
+        ci = f"{_fixed(r['win_ci95'][0], 1)}-{_fixed(r['win_ci95'][1], 1)}" if r["win_ci95"] else "-"
+        row = [_rank_text(r), r["bot"], str(r["matches"]), _wld(r["wins"], r["losses"], r["draws"]),
+               _fixed(r["win_pct"], 1), ci, _fixed(r["points_for"], 1), _fixed(r["points_against"], 1),
+               _elo_text(r["elo"]), _elo_ci_text(r["elo"]), _pct_text(r["los_next"])]
         if twins:
             t = r["twin_pairs"]
             row.append(_wld(t["won"], t["lost"], t["split"]))
@@ -446,15 +620,18 @@ def _faults_text(faults: Mapping[str, int]) -> str:
 
 
 def _spades_table(report: StandingsReport) -> tuple[list[str], list[list[str]]]:
-    head = ["Bot", "Hands", "Bids made", "Sets suffered", "Sets inflicted", "Nil", "Blind nil", "Bags/hand",
-            "Bag pen.", "Faults", "ms mean", "ms max"]
+    head = ["Bot", "Hands", "Pts/hand", "median", "Bids made", "Sets suffered", "Sets inflicted", "Nil",
+            "Blind nil", "Bags/hand", "Bag pen.", "Faults", "ms mean", "ms max"]
     rows = []
     for r in report.bots:
-        made = f"{r['bids_made_pct']:.1f}% ({r['contracts_made']}/{r['contracts']})" if r["contracts"] else "-"
-        rows.append([r["bot"], str(r["hands"]), made, str(r["sets_suffered"]), str(r["sets_inflicted"]),
+        made = (f"{_fixed(r['bids_made_pct'], 1)}% ({r['contracts_made']}/{r['contracts']})"
+                if r["contracts"] else "-")
+        per_hand = r["points_per_hand"]
+        rows.append([r["bot"], str(r["hands"]), _fixed(per_hand["mean"], 1), _fixed(per_hand["median"], 1), made,
+                     str(r["sets_suffered"]), str(r["sets_inflicted"]),
                      f"{r['nil']['made']}/{r['nil']['tried']}", f"{r['blind_nil']['made']}/{r['blind_nil']['tried']}",
-                     _show(r["bags_per_hand"], "{:.2f}"), str(r["bag_penalties"]), _faults_text(r["faults"]),
-                     _show(r["decision_ms_mean"], "{:.1f}"), _show(r["decision_ms_max"], "{:.1f}")])
+                     _fixed(r["bags_per_hand"], 2), str(r["bag_penalties"]), _faults_text(r["faults"]),
+                     _fixed(r["decision_ms_mean"], 1), _fixed(r["decision_ms_max"], 1)])
     return head, rows
 
 
@@ -471,10 +648,19 @@ def _cross_table(report: StandingsReport) -> tuple[list[str], list[list[str]]]:
     return head, rows
 
 
+def _score_ci_text(interval: Sequence[float] | None) -> str:
+    if not interval:
+        return "-"
+    return f"{_fixed(100 * interval[0], 1)}-{_fixed(100 * interval[1], 1)}"
+
+
 def _twin_table(report: StandingsReport) -> tuple[list[str], list[list[str]]]:
-    head = ["Bot A", "Bot B", "Pairs", "A won", "B won", "Split", "A margin/pair"]
+    head = ["Bot A", "Bot B", "Pairs", "A won", "B won", "Split", "Pentanomial", "A score %", "95% CI", "A Elo",
+            "Elo 95% CI", "Hands", "A margin/hand"]
     rows = [[t["a"], t["b"], str(t["pairs"]), str(t["a_won"]), str(t["b_won"]), str(t["split"]),
-             _show(t["a_margin_per_pair"], "{:+.1f}")] for t in report.twins]
+             " ".join(str(c) for c in t["pentanomial"]), _fixed(None if t["a_score"] is None else 100 * t["a_score"], 1),
+             _score_ci_text(t["a_score_ci95"]), _elo_text(t["a_elo"]), _elo_ci_text(t["a_elo"]), str(t["hands"]),
+             _fixed(t["a_margin_per_hand"], 1, sign=True)] for t in report.twins]
     return head, rows
 
 
@@ -483,9 +669,22 @@ def _heading(report: StandingsReport) -> str:
     return f"{report.title}: {played} matches"
 
 
+def _tables(sections: Sequence[tuple[str, tuple[list[str], list[list[str]]]]], fmt: str) -> list[str]:
+    tablefmt = "github" if fmt == "markdown" else "simple"
+    out = []
+    for title, (head, rows) in sections:
+        out.append(f"## {title}" if fmt == "markdown" else title)
+        if fmt == "markdown":
+            out.append("")
+        out.append(tabulate(rows, headers=head, tablefmt=tablefmt, disable_numparse=True,
+                            colalign=("left",) * len(head)))
+        out.append("")
+    return out
+
+
 def tables(report: StandingsReport) -> list[tuple[str, tuple[list[str], list[list[str]]]]]:
     """Every table the standings print, as ``(title, (header, rows))``: the text
-    formats and the HTML report render these same cells."""
+    formats (and any other face) render these same cells, rounded once."""
     sections = [("Standings", _main_table(report)), ("Spades statistics", _spades_table(report)),
                 ("Head to head (row vs column)", _cross_table(report))]
     if report.twins:
@@ -506,18 +705,53 @@ def render(report: StandingsReport, fmt: str = "table") -> str:
         return _render_csv(report)
     if fmt not in ("table", "markdown"):
         raise ValueError(f"unknown format {fmt!r}: expected one of {', '.join(FORMATS)}")
-    tablefmt = "github" if fmt == "markdown" else "simple"
-    sections = tables(report)
     out = [f"# {_heading(report)}" if fmt == "markdown" else _heading(report), ""]
-    for title, (head, rows) in sections:
-        out.append(f"## {title}" if fmt == "markdown" else title)
-        if fmt == "markdown":
-            out.append("")
-        out.append(tabulate(rows, headers=head, tablefmt=tablefmt, disable_numparse=True,
-                            colalign=("left",) * len(head)))
-        out.append("")
+    out.extend(_tables(tables(report), fmt))
     out.extend(("- " + n) if fmt == "markdown" else n for n in notes(report))
     return "\n".join(out) + "\n"
+
+
+def render_comparison(report: StandingsReport, a: str, b: str, fmt: str = "table") -> str:
+    """``a`` against ``b``: the rating difference with its 95% interval and LOS, and their meetings.
+
+    Raises ``KeyError`` (naming the bot) when either is not in the standings.
+    """
+    data = report.compare(a, b)
+    if fmt == "json":
+        return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
+    diff = data["difference"]
+    cross = data["head_to_head"]
+    twins = data["twin_pairs"]
+    head = ["", "Value"]
+    rows = [[f"Elo {a} - {b}", _elo_text(diff)], ["95% CI", _elo_ci_text(diff)],
+            [f"LOS ({a} stronger)", _pct_text(data["los"])],
+            ["Head to head W-L-D", _wld(*cross) if cross else "never met"]]
+    if twins:
+        flip = twins["a"] != a
+        pent = list(reversed(twins["pentanomial"])) if flip else twins["pentanomial"]
+        rows.append(["Twin pairs (pentanomial)", " ".join(str(c) for c in pent)])
+    if fmt == "csv":
+        buf = io.StringIO()
+        writer = csv.writer(buf, lineterminator="\n")
+        writer.writerow(["a", "b", "elo_kind", "elo_difference", "elo_ci95_low", "elo_ci95_high", "los"])
+        writer.writerow([a, b, diff["kind"], _blank(_csv_num(diff["value"], 1)), _blank(_csv_num(diff["low"], 1)),
+                         _blank(_csv_num(diff["high"], 1)),
+                         _blank(_csv_num(None if data["los"] is None else 100 * data["los"], 1))])
+        return buf.getvalue()
+    if fmt not in ("table", "markdown"):
+        raise ValueError(f"unknown format {fmt!r}: expected one of {', '.join(FORMATS)}")
+    title = f"{a} vs {b}"
+    out = [f"# {title}" if fmt == "markdown" else title, ""]
+    out.extend(_tables([(f"{report.title}: {report.matches} matches", (head, rows))], fmt))
+    note = ("Difference of the two ratings of the standings (same fit, all results), 95% profile-likelihood interval "
+            "(scaled for twin pairs); '> x': a one-sided 95% bound. LOS: probability that the first is stronger.")
+    out.append(("- " + note) if fmt == "markdown" else note)
+    return "\n".join(out) + "\n"
+
+
+def _csv_num(value: float | None, digits: int) -> float | None:
+    """A CSV number rounded once from full precision (JSON keeps it all)."""
+    return None if value is None else round(value, digits)
 
 
 def _render_csv(report: StandingsReport) -> str:
@@ -525,24 +759,33 @@ def _render_csv(report: StandingsReport) -> str:
     buf = io.StringIO()
     writer = csv.writer(buf, lineterminator="\n")
     kinds = [k.value for k in FaultKind]
-    writer.writerow(["rank", "bot", "matches", "wins", "losses", "draws", "win_pct", "win_ci95_low",
-                     "win_ci95_high", "points_for", "points_against", "elo", "elo_error95", "hands", "contracts",
-                     "contracts_made", "bids_made_pct", "sets_suffered", "sets_inflicted", "nil_tried", "nil_made",
-                     "blind_nil_tried", "blind_nil_made", "bags", "bags_per_hand", "bag_penalties"]
+    writer.writerow(["rank", "bot", "tied", "matches", "wins", "losses", "draws", "win_pct", "win_ci95_low",
+                     "win_ci95_high", "points_for", "points_against", "points_per_hand_mean",
+                     "points_per_hand_median", "elo_kind", "elo", "elo_ci95_low", "elo_ci95_high", "los_next",
+                     "hands", "contracts", "contracts_made", "bids_made_pct", "sets_suffered", "sets_inflicted",
+                     "nil_tried", "nil_made", "blind_nil_tried", "blind_nil_made", "bags", "bags_per_hand",
+                     "bag_penalties"]
                     + [f"faults_{k}" for k in kinds]
                     + ["decisions", "decision_ms_mean", "decision_ms_max", "twin_won", "twin_lost", "twin_split",
-                       "twin_margin_per_pair"])
+                       "twin_hands", "twin_margin_per_hand"])
     for r in report.bots:
         t = r["twin_pairs"]
-        writer.writerow([r["rank"], r["bot"], r["matches"], r["wins"], r["losses"], r["draws"],
-                         _blank(r["win_pct"]), r["win_ci95"][0], r["win_ci95"][1], _blank(r["points_for"]),
-                         _blank(r["points_against"]), _blank(r["elo"]), _blank(r["elo_error95"]), r["hands"],
-                         r["contracts"], r["contracts_made"], _blank(r["bids_made_pct"]), r["sets_suffered"],
-                         r["sets_inflicted"], r["nil"]["tried"], r["nil"]["made"], r["blind_nil"]["tried"],
-                         r["blind_nil"]["made"], r["bags"], _blank(r["bags_per_hand"]), r["bag_penalties"]]
+        elo = r["elo"]
+        ci = r["win_ci95"] or [None, None]
+        los = None if r["los_next"] is None else 100 * r["los_next"]
+        writer.writerow([r["rank"], r["bot"], int(r["tied"]), r["matches"], r["wins"], r["losses"], r["draws"]]
+                        + [_blank(_csv_num(v, 1)) for v in (r["win_pct"], ci[0], ci[1], r["points_for"],
+                                                          r["points_against"], r["points_per_hand"]["mean"],
+                                                          r["points_per_hand"]["median"])]
+                        + [elo["kind"]] + [_blank(_csv_num(v, 1)) for v in (elo["value"], elo["low"], elo["high"], los)]
+                        + [r["hands"], r["contracts"], r["contracts_made"], _blank(_csv_num(r["bids_made_pct"], 1)),
+                           r["sets_suffered"], r["sets_inflicted"], r["nil"]["tried"], r["nil"]["made"],
+                           r["blind_nil"]["tried"], r["blind_nil"]["made"], r["bags"],
+                           _blank(_csv_num(r["bags_per_hand"], 2)), r["bag_penalties"]]
                         + [r["faults"].get(k, 0) for k in kinds]
-                        + [r["decisions"], _blank(r["decision_ms_mean"]), _blank(r["decision_ms_max"]), t["won"],
-                           t["lost"], t["split"], _blank(t["margin_per_pair"])])
+                        + [r["decisions"], _blank(_csv_num(r["decision_ms_mean"], 2)),
+                           _blank(_csv_num(r["decision_ms_max"], 2)), t["won"], t["lost"], t["split"], t["hands"],
+                           _blank(_csv_num(t["margin_per_hand"], 1))])
     return buf.getvalue()
 
 

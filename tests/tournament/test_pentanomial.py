@@ -46,3 +46,10 @@ def test_add_flip_and_extremes() -> None:
     assert perfect.elo() == math.inf and perfect.variance() == 0
     assert Pentanomial().mean() is None and Pentanomial().elo_interval(1.96) is None
     assert score_to_elo(0.75) == pytest.approx(400 * math.log10(3))
+
+
+def test_spread_about_a_point() -> None:
+    # Pair scores 0, 0.5, 0.5, 1 about 0.25: 0.0625 + 2 * 0.0625 + 0.5625; about the mean it is n * variance.
+    p = Pentanomial.from_legs([(0, 0), (1, 0), (0.5, 0.5), (1, 1)])
+    assert p.spread(0.25) == pytest.approx(0.0625 * 3 + 0.5625)
+    assert p.spread(p.mean() or 0.0) == pytest.approx(p.pairs * (p.variance() or 0.0))

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from referee.tournament.ratings import Z95, fit_elo, wilson
+from referee.tournament.ratings import Z95, Kind, Pairing, Pool, wilson
 from referee.tournament.standings import StandingsBuilder, render
 
 SNAPSHOTS = Path(__file__).resolve().parent / "snapshots"
@@ -57,7 +57,7 @@ def test_wins_losses_draws_points_and_wilson_interval() -> None:
     assert (b["wins"], b["losses"], b["draws"]) == (1, 3, 1)
     assert a["win_pct"] == 70.0  # (3 + 1/2) / 5
     # Wilson, by hand: p = .7, n = 5, z = 1.96: centre .61310, half-width .31432
-    assert a["win_ci95"] == [29.9, 92.7]
+    assert a["win_ci95"] == [pytest.approx(29.878, abs=2e-3), pytest.approx(92.742, abs=2e-3)]
     assert (a["points_for"], a["points_against"]) == (476.0, 311.0)  # 2380/5, 1555/5
     assert [r["bot"] for r in report.bots] == ["A", "B"] and a["rank"] == 1
 
@@ -73,30 +73,35 @@ def test_wilson_edge_cases() -> None:
 def test_elo_of_two_players_matches_the_closed_form() -> None:
     # Without a prior, the MLE of the difference is 400 log10(s / (n - s)),
     # split +-d/2 by the mean-zero anchor; its variance is 1 / (n p q K^2).
-    report = build(five_matches(), prior=0.0).report()
+    report = build(five_matches()).report()  # no prior by default
     diff = 400 * math.log10(3.5 / 1.5)
-    assert row(report, "A")["elo"] == round(diff / 2, 1)
-    assert row(report, "B")["elo"] == round(-diff / 2, 1)
+    assert row(report, "A")["elo"]["value"] == pytest.approx(diff / 2, abs=1e-6)
+    assert row(report, "B")["elo"]["value"] == pytest.approx(-diff / 2, abs=1e-6)
+    # The LOS of A over B is Phi(d / sd), sd from the Fisher information 1 / (n p q K^2).
     p = 0.7
-    error = Z95 * math.sqrt(1 / (4 * 5 * p * (1 - p) * K * K))
-    assert row(report, "A")["elo_error95"] == round(error, 1)
-    # The default prior adds one virtual draw: (3.5 + .5) / (5 + 1) = 2/3.
-    report = build(five_matches()).report()
-    assert row(report, "A")["elo"] == round(400 * math.log10(2) / 2, 1)
+    sd = math.sqrt(1 / (5 * p * (1 - p) * K * K))
+    assert row(report, "A")["los_next"] == pytest.approx(0.5 * math.erfc(-diff / sd / math.sqrt(2)), abs=1e-6)
+    assert Z95 == pytest.approx(1.959964, abs=1e-6)
+    # A prior of one virtual draw per pairing: (3.5 + .5) / (5 + 1) = 2/3.
+    report = build(five_matches(), prior=1.0).report()
+    assert row(report, "A")["elo"]["value"] == pytest.approx(400 * math.log10(2) / 2, abs=1e-6)
 
 
 def test_elo_three_players_is_consistent_and_anchored() -> None:
-    ratings = fit_elo(3, {(0, 1): (10, 7), (1, 2): (10, 7), (0, 2): (10, 8.5)}, prior=0)
-    values = [r.rating for r in ratings]
+    pool = Pool(3, [Pairing(0, 1, 10, 7), Pairing(1, 2, 10, 7), Pairing(0, 2, 10, 8.5)])
+    values = [pool.rating(i).value or 0.0 for i in range(3)]
     assert sum(values) == pytest.approx(0, abs=1e-9)
     assert values[0] > values[1] > values[2]
     # The fit is a maximum: the expected scores match the observed totals.
     exp = lambda d: 1 / (1 + 10 ** (-d / 400))  # noqa: E731
     total0 = 10 * exp(values[0] - values[1]) + 10 * exp(values[0] - values[2])
     assert total0 == pytest.approx(7 + 8.5, abs=1e-6)
-    # A perfect score is large but finite thanks to the prior; no games: no rating.
-    lone = fit_elo(3, {(0, 1): (4, 4)})
-    assert lone[0].rating > 0 > lone[1].rating and lone[2].rating is None
+    # A perfect score is a bound, not a number; a prior of virtual draws makes it finite;
+    # no games: nothing to say.
+    lone = Pool(3, [Pairing(0, 1, 4, 4)])
+    assert lone.rating(0).kind is Kind.LOWER_BOUND and lone.rating(2).kind is Kind.NONE
+    with_prior = Pool(3, [Pairing(0, 1, 4, 4)], prior=1.0)
+    assert (with_prior.rating(0).value or 0.0) > 0 > (with_prior.rating(1).value or 0.0)
 
 
 def test_crosstable_and_ranking() -> None:
@@ -141,11 +146,11 @@ def test_bid_nil_bag_fault_and_time_statistics() -> None:
     a, b = row(report, "A"), row(report, "B")
     assert (a["hands"], a["contracts"], a["contracts_made"], a["sets_suffered"], a["sets_inflicted"]) == (3, 3, 2, 1, 0)
     assert (b["hands"], b["contracts"], b["contracts_made"], b["sets_suffered"], b["sets_inflicted"]) == (3, 3, 3, 0, 1)
-    assert a["bids_made_pct"] == 66.7 and b["bids_made_pct"] == 100.0
+    assert a["bids_made_pct"] == pytest.approx(200 / 3) and b["bids_made_pct"] == 100.0
     assert a["nil"] == {"tried": 1, "made": 1} and a["blind_nil"] == {"tried": 0, "made": 0}
     assert b["nil"] == {"tried": 0, "made": 0} and b["blind_nil"] == {"tried": 1, "made": 0}
-    assert (a["bags"], a["bags_per_hand"], a["bag_penalties"]) == (2, 0.67, 0)
-    assert (b["bags"], b["bags_per_hand"], b["bag_penalties"]) == (10, 3.33, 1)
+    assert (a["bags"], a["bags_per_hand"], a["bag_penalties"]) == (2, pytest.approx(2 / 3), 0)
+    assert (b["bags"], b["bags_per_hand"], b["bag_penalties"]) == (10, pytest.approx(10 / 3), 1)
     assert a["faults"] == {"illegal": 1} and b["faults"] == {"timeout": 2}
     assert (a["decisions"], a["decision_ms_mean"], a["decision_ms_max"]) == (40, 3.5, 9.0)  # (20 + 120) / 40
     assert (b["decisions"], b["decision_ms_mean"], b["decision_ms_max"]) == (20, 1.0, 3.0)  # seat 3 had no clock
@@ -162,17 +167,27 @@ def test_twin_pairs() -> None:
     ]
     report = build(records).report()
     a, b = row(report, "A"), row(report, "B")
-    # Margins of A: seed 7: (500 - 300) + (480 - 510) = 170; seed 8: 305 + 420 = 725.
-    assert a["twin_pairs"] == {"won": 1, "lost": 0, "split": 1, "margin_per_pair": 447.5}
-    assert b["twin_pairs"] == {"won": 0, "lost": 1, "split": 1, "margin_per_pair": -447.5}
-    assert report.twins == [{"a": "A", "b": "B", "pairs": 2, "a_won": 1, "b_won": 0, "split": 1,
-                             "a_margin_per_pair": 447.5}]
+    # No hands in these records: no hand both legs played, so no margin per hand.
+    assert a["twin_pairs"] == {"won": 1, "lost": 0, "split": 1, "pentanomial": [0, 0, 1, 0, 1], "hands": 0,
+                               "margin_per_hand": None}
+    assert b["twin_pairs"] == {"won": 0, "lost": 1, "split": 1, "pentanomial": [1, 0, 1, 0, 0], "hands": 0,
+                               "margin_per_hand": None}
+    [twin] = report.twins
+    assert {k: twin[k] for k in ("a", "b", "pairs", "a_won", "b_won", "split", "pentanomial", "a_score")} == {
+        "a": "A", "b": "B", "pairs": 2, "a_won": 1, "b_won": 0, "split": 1, "pentanomial": [0, 0, 1, 0, 1],
+        "a_score": 0.75}
 
 
 def test_twin_table_is_oriented_by_bot_order_whatever_the_record_order() -> None:
-    records = [rec("1b", ["B", "A"], [500, 100], 0, seed=3), rec("1a", ["A", "B"], [500, 300], 0, seed=3)]
+    # One two-player hand each: bids 4 and 4; tricks 7-6 (43 and 42 points), then 5-8 (41 and 44).
+    hand = lambda tricks: [{"hand": 1, "first": 0, "bids": [4, 4], "blind": [False, False],  # noqa: E731
+                            "tricks": tricks, "points": [0, 0], "score": [0, 0], "bags": [0, 0]}]
+    records = [rec("1b", ["B", "A"], [500, 100], 0, seed=3, hands=hand([7, 6])),
+               rec("1a", ["A", "B"], [500, 300], 0, seed=3, hands=hand([5, 8]))]
     report = build(records).report()
-    assert report.twins[0]["a"] == "A" and report.twins[0]["a_margin_per_pair"] == -200.0
+    # A: leg "1b" 42 - 43 = -1, leg "1a" 41 - 44 = -3: -4 over the one hand both legs played.
+    assert report.twins[0]["a"] == "A" and report.twins[0]["a_margin_per_hand"] == -4.0
+    assert report.twins[0]["pentanomial"] == [0, 0, 1, 0, 0]
 
 
 def test_a_bad_record_is_skipped_without_changing_counters() -> None:
@@ -194,6 +209,7 @@ def test_render_formats() -> None:
     assert md.startswith("# t: demo") and "| Bot " in md
     rows = list(csv.DictReader(io.StringIO(render(report, "csv"))))
     assert [r["bot"] for r in rows] == ["A", "B"] and rows[0]["wins"] == "3" and rows[0]["win_pct"] == "70.0"
+    assert rows[0]["elo"] == f"{row(report, 'A')['elo']['value']:.1f}" and rows[0]["tied"] == "0"
     data = json.loads(render(report, "json"))
     assert data["bots"][0]["bot"] == "A" and data["crosstable"]["A"]["B"] == [3, 1, 1]
     with pytest.raises(ValueError, match="unknown format"):
