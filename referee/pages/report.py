@@ -23,7 +23,8 @@ from referee.pages.replay import ReplayError
 from referee.pages.replay_page import replay_html
 from referee.pages.source import MatchSource, load_replay, records, replay_file_name
 from referee.tournament.results import ResultsFolder, standings_from_folder, write_atomic
-from referee.tournament.standings import StandingsReport, notes, tables
+from referee.tournament.ratings import Kind
+from referee.tournament.standings import StandingsReport, elo_text, notes, tables
 
 __all__ = ["REPORT_NAME", "REPLAYS_DIR", "ReportOutcome", "write_report", "report_html"]
 
@@ -97,18 +98,28 @@ def _intervals_svg(items: Sequence[tuple[str, float, float, float, str]], lo: fl
 
 
 def _ratings_svg(report: StandingsReport) -> str:
-    """Elo with its 95% error, and win % with its 95% Wilson interval, per bot in rank order."""
-    rows = [r for r in report.bots if r["elo"] is not None]
+    """Elo with its 95% interval (a one-sided bound drawn open to the edge), and win % with
+    its 95% interval, per bot in rank order."""
+    rows = [r for r in report.bots if r["elo"]["kind"] != Kind.NONE.value]
     if not rows:
         return '<p class="muted">No ratings yet: no match is finished.</p>'
-    elo = [(f'{r["rank"]}. {r["bot"]}', r["elo"], r["elo"] - (r["elo_error95"] or 0),
-            r["elo"] + (r["elo_error95"] or 0), f'{r["elo"]:+.0f} ± {r["elo_error95"] or 0:.0f}') for r in rows]
-    lo, hi = min(min(e[2] for e in elo), -50.0), max(max(e[3] for e in elo), 50.0)
+    ends = [x for r in rows for x in (r["elo"]["low"], r["elo"]["high"], r["elo"]["value"]) if x is not None]
+    lo, hi = min(min(ends, default=0.0) - 50.0, -50.0), max(max(ends, default=0.0) + 50.0, 50.0)
+    elo = []
+    for r in rows:
+        est = r["elo"]
+        low = est["low"] if est["low"] is not None else lo
+        high = est["high"] if est["high"] is not None else hi
+        # A bound has no value: its point sits on the bound, its bar runs open to the chart's edge.
+        value = est["value"] if est["value"] is not None else (low if est["kind"] == Kind.LOWER_BOUND.value else high)
+        text = elo_text(est) + ("" if est["kind"] != Kind.ESTIMATE.value or est["low"] is None or est["high"] is None
+                                else f' [{est["low"]:+.0f}, {est["high"]:+.0f}]')
+        elo.append((f'{r["rank"]}. {r["bot"]}', value, low, high, text))
     win = [(f'{r["rank"]}. {r["bot"]}', r["win_pct"], r["win_ci95"][0], r["win_ci95"][1],
             f'{r["win_pct"]:.1f}% ({r["win_ci95"][0]:.0f}-{r["win_ci95"][1]:.0f})') for r in rows
-           if r["win_pct"] is not None]
-    return (f'<h3>Elo, ±95%</h3>{_intervals_svg(elo, lo, hi, "Elo ratings with 95% intervals")}'
-            f'<h3>Win %, 95% Wilson interval</h3>{_intervals_svg(win, 0, 100, "win percentages", "{:d}%", 50)}')
+           if r["win_pct"] is not None and r["win_ci95"]]
+    return (f'<h3>Elo, 95% interval</h3>{_intervals_svg(elo, lo, hi, "Elo ratings with 95% intervals")}'
+            f'<h3>Win %, 95% interval</h3>{_intervals_svg(win, 0, 100, "win percentages", "{:d}%", 50)}')
 
 
 def _grid_html(report: StandingsReport) -> str:

@@ -61,7 +61,7 @@ from referee.tournament.pentanomial import Pentanomial
 from referee.tournament.ratings import Z95, Kind, Pairing, Pool, informative, twin_estimate, wilson
 
 __all__ = ["StandingsBuilder", "StandingsReport", "BotStats", "FORMATS", "render", "render_comparison", "tables",
-           "notes"]
+           "notes", "elo_text"]
 
 FORMATS = ("table", "markdown", "csv", "json")
 
@@ -570,7 +570,8 @@ def _fixed(value: float | None, digits: int, *, sign: bool = False, none: str = 
     return text
 
 
-def _elo_text(est: Mapping[str, Any]) -> str:
+def elo_text(est: Mapping[str, Any]) -> str:
+    """A rating as printed: ``+95``, or a one-sided bound ``> +310`` / ``< -310``."""
     kind = est["kind"]
     if kind == Kind.LOWER_BOUND.value:
         return "> " + _fixed(est["low"], 0, sign=True)
@@ -607,7 +608,7 @@ def _main_table(report: StandingsReport) -> tuple[list[str], list[list[str]]]:
         ci = f"{_fixed(r['win_ci95'][0], 1)}-{_fixed(r['win_ci95'][1], 1)}" if r["win_ci95"] else "-"
         row = [_rank_text(r), r["bot"], str(r["matches"]), _wld(r["wins"], r["losses"], r["draws"]),
                _fixed(r["win_pct"], 1), ci, _fixed(r["points_for"], 1), _fixed(r["points_against"], 1),
-               _elo_text(r["elo"]), _elo_ci_text(r["elo"]), _pct_text(r["los_next"])]
+               elo_text(r["elo"]), _elo_ci_text(r["elo"]), _pct_text(r["los_next"])]
         if twins:
             t = r["twin_pairs"]
             row.append(_wld(t["won"], t["lost"], t["split"]))
@@ -659,7 +660,7 @@ def _twin_table(report: StandingsReport) -> tuple[list[str], list[list[str]]]:
             "Elo 95% CI", "Hands", "A margin/hand"]
     rows = [[t["a"], t["b"], str(t["pairs"]), str(t["a_won"]), str(t["b_won"]), str(t["split"]),
              " ".join(str(c) for c in t["pentanomial"]), _fixed(None if t["a_score"] is None else 100 * t["a_score"], 1),
-             _score_ci_text(t["a_score_ci95"]), _elo_text(t["a_elo"]), _elo_ci_text(t["a_elo"]), str(t["hands"]),
+             _score_ci_text(t["a_score_ci95"]), elo_text(t["a_elo"]), _elo_ci_text(t["a_elo"]), str(t["hands"]),
              _fixed(t["a_margin_per_hand"], 1, sign=True)] for t in report.twins]
     return head, rows
 
@@ -723,7 +724,7 @@ def render_comparison(report: StandingsReport, a: str, b: str, fmt: str = "table
     cross = data["head_to_head"]
     twins = data["twin_pairs"]
     head = ["", "Value"]
-    rows = [[f"Elo {a} - {b}", _elo_text(diff)], ["95% CI", _elo_ci_text(diff)],
+    rows = [[f"Elo {a} - {b}", elo_text(diff)], ["95% CI", _elo_ci_text(diff)],
             [f"LOS ({a} stronger)", _pct_text(data["los"])],
             ["Head to head W-L-D", _wld(*cross) if cross else "never met"]]
     if twins:

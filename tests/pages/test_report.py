@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import html
+
 import re
 import shutil
 from pathlib import Path
@@ -29,7 +31,7 @@ def test_the_report_holds_every_standings_table_and_the_faults(results: Path, tm
     for i, (title, (head, rows)) in enumerate(tables(standings_from_folder(ResultsFolder(folder)))):
         assert f'id="table-{i}"' in page and f"<h2>{title}</h2>" in page
         for row in rows:
-            assert "<tr>" + "".join(f"<td>{c}</td>" for c in row) + "</tr>" in page
+            assert "<tr>" + "".join(f"<td>{html.escape(c, quote=False)}</td>" for c in row) + "</tr>" in page
     # One dot per match in the margins chart, one fault of beta (seat 1 of ff) in the faults table.
     assert len(re.findall(r'<circle class="dot ', page)) == 4
     assert re.search(r"<tr><td>beta</td><td>1</td><td><b>1</b></td></tr>", page)
