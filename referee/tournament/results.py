@@ -37,7 +37,7 @@ from referee.match import stderr_name
 from referee.tournament.config import (
     ConfigError, TournamentConfig, format_path, load_config, shown_path, standings_title,
 )
-from referee.tournament.formats import format_for
+from referee.tournament.formats import Played, TournamentFormat, format_for
 from referee.tournament.standings import StandingsBuilder, StandingsReport
 
 __all__ = ["ResultsFolder", "ResultsError", "ConfigChanged", "ReadReport", "describe_changes", "standings_from_folder"]
@@ -372,6 +372,8 @@ def standings_from_folder(folder: ResultsFolder, *, title: str | None = None,
     names: list[str] = []
     expected = None
     owns: Callable[[str], bool] | None = None
+    fmt: TournamentFormat | None = None
+    done: dict[str, Played] = {}  # what the format is told, for its own sections
     try:
         config = folder.load_config()
     except Exception as exc:  # a missing or unreadable frozen config still leaves the records
@@ -390,11 +392,15 @@ def standings_from_folder(folder: ResultsFolder, *, title: str | None = None,
             if warn is not None:
                 warn(f"ignoring record of match {record['match']!r}: not a match of this tournament")
             continue
-        builder.add(record)
+        if builder.add(record) and fmt is not None:
+            done[record["match"]] = Played.from_record(record)
     if warn is not None:
         for warning in builder.warnings:
             warn(f"warning: {warning}")
-    return builder.report()
+    report = builder.report()
+    if fmt is not None:
+        report.sections = fmt.standings_sections(done)
+    return report
 
 
 def write_atomic(path: Path, text: str) -> None:

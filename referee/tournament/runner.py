@@ -26,7 +26,7 @@ import signal
 import threading
 import time
 from pathlib import Path
-from typing import Any, Callable, Sequence, TextIO
+from typing import Any, Callable, Mapping, Sequence, TextIO
 
 from referee.match import MatchSpec
 from referee.seat.faults import FaultKind
@@ -72,6 +72,12 @@ class RunOutcome:
     error: str | None = None  # a referee-side failure that stopped it
     moved_aside: Path | None = None
     seconds: float = 0.0
+    total_known: bool = True  # False: the format decides as it goes, ``total`` is what was played
+
+    @property
+    def still_to_play(self) -> str:
+        """What a resumed run would play, in words: "the other 12", or "the rest"."""
+        return f"the other {self.total - self.already - self.played}" if self.total_known else "the rest"
 
     @property
     def complete(self) -> bool:
@@ -191,7 +197,7 @@ class Tournament:
         text = render(report, self.fmt)
         self.folder.write_standings(text)
         return RunOutcome(self.folder.path, total if total is not None else already + played, already, played,
-                          report, text, self._signal, error, moved, time.monotonic() - t0)
+                          report, text, self._signal, error, moved, time.monotonic() - t0, total is not None)
 
     def _play(self, done: dict[str, Played], builder: StandingsBuilder, already: int) -> tuple[int, str | None]:
         """Play what the format asks for until it asks for nothing more; return (played, error)."""
@@ -216,7 +222,7 @@ class Tournament:
                     builder.add(outcome.record)
                     self._warn_faults(outcome.record)
                     played += 1
-                    self._update_progress(builder, already + played)
+                    self._update_progress(builder, already + played, done)
                 elif isinstance(outcome, MatchFailed):
                     if error is None:
                         error = f"{outcome.error} (while playing match {outcome.match_id})"
@@ -225,7 +231,7 @@ class Tournament:
         restore = self._install_signals()
         try:
             executor.start()
-            self._update_progress(builder, already)
+            self._update_progress(builder, already, done)
             while True:
                 if not self._stop.is_set():
                     free = executor.capacity - len(self._running)
@@ -264,7 +270,7 @@ class Tournament:
         self.folder.store_logs(outcome.logs)
         self.folder.append_record(outcome.record)
 
-    def _update_progress(self, builder: StandingsBuilder, done: int) -> None:
+    def _update_progress(self, builder: StandingsBuilder, done: int, finished: Mapping[str, Played]) -> None:
         if self._progress is None:
             return
         lead = builder.leader()
@@ -272,7 +278,8 @@ class Tournament:
         if lead is not None:
             name, b = lead
             text = f"{name} {100 * b.score / b.matches:.0f}% ({b.wins}-{b.losses}-{b.draws})"
-        self._progress.update(done, text)
+        extra = self.format.progress_text(finished)  # e.g. an SPRT's LLR and bounds
+        self._progress.update(done, f"{text}  {extra}" if text and extra else text or extra)
 
     def _warn_faults(self, record: dict[str, Any]) -> None:
         """Say once per bot when it fails to start or crashes, with where to look."""

@@ -45,6 +45,7 @@ from referee.game.rules import RuleError, Rules, Variant
 from referee.game.scoring import score_hand, side_seats
 from referee.seat.faults import FaultKind
 from referee.tournament.ratings import fit_elo, wilson
+from referee.tournament.sections import ReportSection
 
 __all__ = ["StandingsBuilder", "StandingsReport", "BotStats", "FORMATS", "render"]
 
@@ -130,10 +131,14 @@ class StandingsReport:
     crosstable: dict[str, dict[str, list[int]]]  # row bot -> column bot -> [W, L, D]
     twins: list[dict[str, Any]]  # per pairing, only with duplicate twins
     warnings: list[str]
+    #: What the tournament's format adds at the end (:meth:`TournamentFormat.standings_sections`).
+    sections: list[ReportSection] = dataclasses.field(default_factory=list)
 
     def to_dict(self) -> dict[str, Any]:
-        return {"title": self.title, "matches": self.matches, "expected": self.expected, "bots": self.bots,
-                "crosstable": self.crosstable, "twins": self.twins}
+        out = {"title": self.title, "matches": self.matches, "expected": self.expected, "bots": self.bots,
+               "crosstable": self.crosstable, "twins": self.twins}
+        out.update({section.key: section.data for section in self.sections})
+        return out
 
 
 class StandingsBuilder:
@@ -505,6 +510,13 @@ def render(report: StandingsReport, fmt: str = "table") -> str:
         out.append("")
     notes = list(_NOTES) + ([_TWIN_NOTE] if report.twins else [])
     out.extend(("- " + n) if fmt == "markdown" else n for n in notes)
+    for section in report.sections:
+        out.extend(["", f"## {section.title}" if fmt == "markdown" else section.title, ""])
+        if section.headers:
+            out.extend([tabulate(section.rows, headers=list(section.headers), tablefmt=tablefmt,
+                                 disable_numparse=True, colalign=("left",) * len(section.headers)), ""])
+        if section.lines:
+            out.extend(["```", *section.lines, "```"] if fmt == "markdown" else section.lines)
     return "\n".join(out) + "\n"
 
 
