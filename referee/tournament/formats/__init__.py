@@ -12,13 +12,14 @@ from referee.tournament.formats.base import FormatOption, Played, TournamentForm
 from referee.tournament.formats.gauntlet import Gauntlet
 from referee.tournament.formats.round_robin import RoundRobin
 from referee.tournament.formats.sprt import SprtFormat
+from referee.tournament.formats.swiss import Swiss
 
 if TYPE_CHECKING:
     from referee.tournament.config import TournamentConfig
 
 __all__ = ["FORMATS", "FormatOption", "Played", "TournamentFormat", "format_for"]
 
-FORMATS: dict[str, type[TournamentFormat]] = {cls.name: cls for cls in (RoundRobin, Gauntlet, SprtFormat)}
+FORMATS: dict[str, type[TournamentFormat]] = {cls.name: cls for cls in (RoundRobin, Gauntlet, SprtFormat, Swiss)}
 
 
 def format_for(config: TournamentConfig) -> TournamentFormat:
