@@ -123,8 +123,9 @@ class TournamentConfig:
         }
         if not FORMATS[self.format].uses_matches_per_pairing:
             del out["matches_per_pairing"]
+        paths = {option.key for option in FORMATS[self.format].options if option.is_path}
         for key, value in self.format_options.items():
-            out[key] = value
+            out[key] = os.path.relpath(value, folder) if key in paths and value is not None else value
         for b in self.bots:
             entry: dict[str, Any] = {"name": b.name, "command": list(b.command),
                                      "cwd": os.path.relpath(b.cwd, folder)}
@@ -493,8 +494,9 @@ class _Checker:
             return self.choice(value, path, option.choices)
         if option.kind is str:
             if not isinstance(value, str) or not value.strip():
-                self.error(path, f"must be a text value, got: {value!r}")
-            return value
+                self.error(path, f"must be {'a folder path' if option.is_path else 'a text value'}, got: {value!r}")
+                return None
+            return os.fspath((self.base / os.path.expanduser(value)).resolve()) if option.is_path else value
         numeric = (int,) if option.kind is int else (int, float)
         if isinstance(value, bool) or not isinstance(value, numeric):
             what = "an integer" if option.kind is int else "a number"

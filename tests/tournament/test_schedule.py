@@ -44,7 +44,7 @@ def test_match_counts(n: int, per: int, fmt: str, expected: int) -> None:
 def test_pairings_round_robin_and_gauntlet() -> None:
     assert RoundRobin.pairs(4) == [(0, 1), (0, 2), (0, 3), (1, 2), (1, 3), (2, 3)]
     assert Gauntlet.pairs(4) == [(0, 1), (0, 2), (0, 3)]
-    assert set(FORMATS) == {"round-robin", "gauntlet"}
+    assert {"round-robin", "gauntlet"} <= set(FORMATS)
 
 
 def test_twins_share_a_seed_with_sides_swapped() -> None:

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 
 from referee.tournament.formats.base import FormatOption, Played, TournamentFormat
 from referee.tournament.formats.gauntlet import Gauntlet
+from referee.tournament.formats.knockout import Knockout
 from referee.tournament.formats.round_robin import RoundRobin
 from referee.tournament.formats.sprt import SprtFormat
 from referee.tournament.formats.swiss import Swiss
@@ -19,7 +20,7 @@ if TYPE_CHECKING:
 
 __all__ = ["FORMATS", "FormatOption", "Played", "TournamentFormat", "format_for"]
 
-FORMATS: dict[str, type[TournamentFormat]] = {cls.name: cls for cls in (RoundRobin, Gauntlet, SprtFormat, Swiss)}
+FORMATS: dict[str, type[TournamentFormat]] = {cls.name: cls for cls in (RoundRobin, Gauntlet, SprtFormat, Swiss, Knockout)}
 
 
 def format_for(config: TournamentConfig) -> TournamentFormat:

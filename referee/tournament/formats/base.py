@@ -46,6 +46,7 @@ class FormatOption:
     exclusive: bool = False  # low and high themselves are not allowed
     choices: tuple[str, ...] = ()  # the allowed values (strings); empty: any
     nullable: bool = False  # null is allowed (and means "none")
+    is_path: bool = False  # a path (str kind): relative to the config file's folder, kept absolute
 
 
 @dataclasses.dataclass(frozen=True)
