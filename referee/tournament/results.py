@@ -38,6 +38,7 @@ from referee.tournament.config import (
     ConfigError, TournamentConfig, format_path, load_config, shown_path, standings_title,
 )
 from referee.tournament.formats import Played, TournamentFormat, format_for
+from referee.tournament.growth import Growth, growth
 from referee.tournament.standings import StandingsBuilder, StandingsReport
 
 __all__ = ["ResultsFolder", "ResultsError", "ConfigChanged", "ReadReport", "describe_changes", "standings_from_folder"]
@@ -52,11 +53,12 @@ class ResultsError(Exception):
 class ConfigChanged(ResultsError):
     """The folder holds a tournament run with a different config."""
 
-    def __init__(self, folder: Path, changes: list[str]):
+    def __init__(self, folder: Path, changes: list[str], why: str | None = None):
         self.folder, self.changes = folder, changes
         shown = "\n".join(f"  {c}" for c in changes)
+        because = f"It cannot be resumed with this config: {why}.\n" if why else ""
         super().__init__(
-            f"{shown_path(folder)} holds a tournament run with a different config:\n{shown}\n"
+            f"{shown_path(folder)} holds a tournament run with a different config:\n{shown}\n{because}"
             "Run again with --fresh to start over (the old folder is moved aside, nothing is deleted), "
             "or set another 'output' folder.")
 
@@ -84,6 +86,8 @@ class ResultsFolder:
     def __init__(self, path: str | os.PathLike[str]):
         self.path = Path(path)
         self._lock_fd: int | None = None
+        #: Set by :meth:`prepare` when the config grew the tournament (:mod:`referee.tournament.growth`).
+        self.grown: Growth | None = None
 
     # ------------------------------------------------------------ paths
 
@@ -194,7 +198,12 @@ class ResultsFolder:
                                "Run with --fresh to start over (the folder is moved aside).") from None
         changes = describe_changes(old.identity(), config.identity())
         if changes:
-            raise ConfigChanged(self.path, changes)
+            grown = growth(old, config)
+            if isinstance(grown, str):
+                raise ConfigChanged(self.path, changes, grown)
+            # Only new matches: the folder now belongs to the grown config.
+            self.grown = grown
+            self._freeze(config)
 
     def _freeze(self, config: TournamentConfig) -> None:
         body = yaml.safe_dump(config.frozen(self.path), sort_keys=False, default_flow_style=None, width=100)

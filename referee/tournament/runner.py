@@ -159,6 +159,9 @@ class Tournament:
     def _run(self, t0: float, moved: Path | None) -> RunOutcome:
         if moved is not None:
             self._message(f"Moved the previous results to {shown_path(moved)} (--fresh).")
+        if self.folder.grown is not None:
+            self._message(f"Growing {shown_path(self.folder.path)}: {self.folder.grown.what} "
+                          f"({self.folder.grown.new_matches} new matches; those played are kept).")
         torn = self.folder.repair()
         if torn:
             self._message(f"Repaired {shown_path(self.folder.matches_path)}: cut off a torn last line ({torn} bytes, "
