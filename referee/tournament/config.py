@@ -90,7 +90,7 @@ class TournamentConfig:
         where and how fast the matches run, never what they are.
         """
         return {
-            **({"format_options": dict(self.format_options)} if self.format_options else {}),
+            **({"format_options": self._set_options()} if self._set_options() else {}),
             "variant": self.variant.value,
             "seed": self.seed,
             "format": self.format,
@@ -106,6 +106,10 @@ class TournamentConfig:
                 for b in self.bots
             ],
         }
+
+    def _set_options(self) -> dict[str, Any]:
+        """The format options with a value: null ones (none, or automatic) say nothing and are left out."""
+        return {k: v for k, v in self.format_options.items() if v is not None}
 
     def frozen(self, folder: Path) -> dict[str, Any]:
         """The config as a plain mapping to freeze into ``folder/config.yaml``.
@@ -124,8 +128,8 @@ class TournamentConfig:
         if not FORMATS[self.format].uses_matches_per_pairing:
             del out["matches_per_pairing"]
         paths = {option.key for option in FORMATS[self.format].options if option.is_path}
-        for key, value in self.format_options.items():
-            out[key] = os.path.relpath(value, folder) if key in paths and value is not None else value
+        for key, value in self._set_options().items():
+            out[key] = os.path.relpath(value, folder) if key in paths else value
         for b in self.bots:
             entry: dict[str, Any] = {"name": b.name, "command": list(b.command),
                                      "cwd": os.path.relpath(b.cwd, folder)}
@@ -435,7 +439,7 @@ class _Checker:
                                                  f"on the same cards), got: {per}; use {evens}, or set "
                                                  "duplicate: false")
         options = self.format_options(top, fmt, per, duplicate, len(top.get("bots") or ()) if isinstance(
-            top.get("bots"), list) else None)
+            top.get("bots"), list) else None, variant)
         concurrency = self.integer(top.get("concurrency", _DEFAULTS["concurrency"]), ("concurrency",), 1)
         rules = self.rules(top.get("rules"), ("rules",))
         time_control = self.time(top.get("time"), ("time",), TimeControl())
@@ -464,7 +468,7 @@ class _Checker:
             format_options=options or {})
 
     def format_options(self, top: Mapping[str, Any], fmt: str | None, per: int | None, duplicate: bool | None,
-                       n_bots: int | None) -> dict[str, Any] | None:
+                       n_bots: int | None, variant: Variant | None) -> dict[str, Any] | None:
         """The chosen format's own keys, defaults filled in; a key of another format is refused."""
         for key in top:
             owner = _FORMAT_KEYS.get(key)
@@ -479,9 +483,9 @@ class _Checker:
                                                  "matches are played); remove it", at_value=False)
         before = len(self.issues)
         options = {option.key: self.option(top.get(option.key, option.default), option) for option in cls.options}
-        if len(self.issues) > before or duplicate is None or n_bots is None:
+        if len(self.issues) > before or duplicate is None or n_bots is None or variant is None:
             return None
-        for key, message in cls.setup_problems(n_bots, duplicate, options):
+        for key, message in cls.setup_problems(n_bots, duplicate, options, variant.value):
             self.error((key,), message, at_value=key in top)
         return options
 

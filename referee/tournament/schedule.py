@@ -52,9 +52,13 @@ class ScheduledMatch:
     twin: int | None  # 0-based twin-pair index within the pairing (duplicate only)
     seed: int
     sides: tuple[int, int]  # bot index at side 0 and at side 1
+    #: Bot index by seat when a side's two seats hold different bots (mixed partnerships).
+    seating: tuple[int, ...] | None = None
 
     def seats(self, variant: Variant) -> tuple[int, ...]:
-        """Bot index by seat: ``(x, y)`` two-player, ``(x, y, x, y)`` partnership."""
+        """Bot index by seat: ``(x, y)`` two-player, ``(x, y, x, y)`` partnership (or the mixed seating)."""
+        if self.seating is not None:
+            return self.seating
         return self.sides if variant is Variant.TWO_PLAYER else self.sides * 2
 
 

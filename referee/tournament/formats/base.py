@@ -106,7 +106,8 @@ class TournamentFormat(abc.ABC):
         return None
 
     @classmethod
-    def setup_problems(cls, n_bots: int, duplicate: bool, options: Mapping[str, Any]) -> list[tuple[str, str]]:
+    def setup_problems(cls, n_bots: int, duplicate: bool, options: Mapping[str, Any],
+                       variant: str) -> list[tuple[str, str]]:
         """What makes a config unusable with this format, as ``(key, message)``;
         called once every key is valid on its own (two keys that contradict
         each other, a bot count the format cannot serve)."""

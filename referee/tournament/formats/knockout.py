@@ -86,7 +86,8 @@ class Knockout(TournamentFormat):
     )
 
     @classmethod
-    def setup_problems(cls, n_bots: int, duplicate: bool, options: Mapping[str, Any]) -> list[tuple[str, str]]:
+    def setup_problems(cls, n_bots: int, duplicate: bool, options: Mapping[str, Any],
+                       variant: str) -> list[tuple[str, str]]:
         out = []
         if not duplicate:
             out.append(("duplicate", "format 'knockout' plays each tie as twin pairs: duplicate must be true, "

@@ -2,7 +2,13 @@
 
 from __future__ import annotations
 
+from typing import Any, Mapping
+
+from referee.tournament.formats.base import FormatOption, Played
 from referee.tournament.formats.fixed import FixedFormat
+from referee.tournament.formats.partners import partner_sections, rotation_schedule
+from referee.tournament.schedule import ScheduledMatch
+from referee.tournament.sections import ReportSection
 
 __all__ = ["RoundRobin"]
 
@@ -16,7 +22,41 @@ class RoundRobin(FixedFormat):
     """
 
     name = "round-robin"
-    summary = "every pair of bots meets"
+    summary = "every pair of bots meets (with partners: rotate, every seating of four bots in mixed teams)"
+    options = (FormatOption("partners", str, None, "rotate: mixed partnerships, every bot partnering every other "
+                            "(partnership variant only)", choices=("rotate",), nullable=True),)
+
+    @classmethod
+    def setup_problems(cls, n_bots: int, duplicate: bool, options: Mapping[str, Any],
+                       variant: str) -> list[tuple[str, str]]:
+        if options["partners"] != "rotate":
+            return []
+        out = []
+        if variant != "partnership":
+            out.append(("partners", f"partners: rotate mixes partnership teams: it needs variant: partnership, "
+                                    f"got: {variant!r}"))
+        if n_bots < 4:
+            out.append(("partners", f"partners: rotate seats four different bots a match: give at least 4 bots, "
+                                    f"got {n_bots}"))
+        if not duplicate:
+            out.append(("duplicate", "partners: rotate replays each deal with the sides swapped: duplicate must be "
+                                     "true, got: False"))
+        return out
+
+    @property
+    def rotating(self) -> bool:
+        return self.config.format_options.get("partners") == "rotate"
+
+    def build(self) -> list[ScheduledMatch]:
+        if self.rotating:
+            return rotation_schedule([b.name for b in self.config.bots], self.config.matches_per_pairing,
+                                     self.config.seed)
+        return super().build()
+
+    def standings_sections(self, done: Mapping[str, Played]) -> list[ReportSection]:
+        if not self.rotating:
+            return []
+        return partner_sections([b.name for b in self.config.bots], self.schedule, done)
 
     @staticmethod
     def pairs(n_bots: int) -> list[tuple[int, int]]:

@@ -60,7 +60,8 @@ class SprtFormat(TournamentFormat):
     )
 
     @classmethod
-    def setup_problems(cls, n_bots: int, duplicate: bool, options: Mapping[str, Any]) -> list[tuple[str, str]]:
+    def setup_problems(cls, n_bots: int, duplicate: bool, options: Mapping[str, Any],
+                       variant: str) -> list[tuple[str, str]]:
         out = []
         if n_bots != 2:
             out.append(("bots", f"format 'sprt' tests one bot against another: give exactly 2 bots, got {n_bots}"))

@@ -96,7 +96,8 @@ class Swiss(TournamentFormat):
                             nullable=True),)
 
     @classmethod
-    def setup_problems(cls, n_bots: int, duplicate: bool, options: Mapping[str, Any]) -> list[tuple[str, str]]:
+    def setup_problems(cls, n_bots: int, duplicate: bool, options: Mapping[str, Any],
+                       variant: str) -> list[tuple[str, str]]:
         if not duplicate:
             return [("duplicate", "format 'swiss' plays one twin pair per pairing: duplicate must be true, "
                                   "got: False")]
