@@ -7,11 +7,10 @@ import os
 import signal
 import subprocess
 import sys
-import uuid
 from pathlib import Path
 
 import pytest
-from test_resume import SLOW_BOT, line_count, marked_processes, wait_until
+from test_resume import SLOW_BOT, line_count, marked_processes, slow_tournament, wait_until  # noqa: F401 (a fixture)
 
 from referee.tournament.config import load_config
 from referee.tournament.formats import Played, format_for
@@ -22,26 +21,14 @@ PY = sys.executable
 
 
 @pytest.fixture
-def sprt_tournament(tmp_path: Path) -> tuple[Path, str]:
-    marker = f"spades-test-marker-{uuid.uuid4().hex}"
-    (tmp_path / "slow_bot.py").write_text(SLOW_BOT)
-    cfg = tmp_path / "t.yaml"
-    # Two copies of one bot: the test must accept H0 (B is not 200 nElo stronger).
-    cfg.write_text(f"""
-variant: two-player
-format: sprt
-elo0: 0
-elo1: 200
-alpha: 0.2
-beta: 0.2
-max_matches: 40
-concurrency: 2
-rules: {{target: 150, max_hands: 2}}
-output: out
-bots:
-  - {{name: one, command: [{PY}, slow_bot.py, {marker}]}}
-  - {{name: two, command: [{PY}, slow_bot.py, {marker}]}}
-""")
+def sprt_tournament(slow_tournament: tuple[Path, str]) -> tuple[Path, str]:
+    """The slow bots of test_resume, two copies of one bot, in an SPRT: it must accept H0
+    (B is not 200 nElo stronger)."""
+    cfg, marker = slow_tournament
+    text = cfg.read_text().replace("variant: partnership", "variant: two-player").replace(
+        "matches_per_pairing: 4", "format: sprt\nelo0: 0\nelo1: 200\nalpha: 0.2\nbeta: 0.2\nmax_matches: 40")
+    assert "format: sprt" in text and "two-player" in text
+    cfg.write_text(text)
     return cfg, marker
 
 
@@ -52,6 +39,20 @@ def run(cfg: Path, tmp_path: Path, *, wait: bool) -> subprocess.Popen[bytes] | s
         return subprocess.run(argv, cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120)
     with open(tmp_path / "stderr.txt", "wb") as err:
         return subprocess.Popen(argv, cwd=tmp_path, env=env, stdout=subprocess.DEVNULL, stderr=err)
+
+
+def interrupt(cfg: Path, tmp_path: Path, sig: int, after: int) -> int:
+    """Start the run, send ``sig`` once ``after`` matches are stored; the exit status."""
+    proc = run(cfg, tmp_path, wait=False)
+    assert isinstance(proc, subprocess.Popen)
+    matches = tmp_path / "out" / "matches.jsonl"
+    try:
+        assert wait_until(lambda: line_count(matches) >= after, 60), "no match finished"
+        proc.send_signal(sig)
+        return proc.wait(timeout=30)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
 
 
 def check_finished(cfg: Path, tmp_path: Path) -> str:
@@ -73,16 +74,7 @@ def check_finished(cfg: Path, tmp_path: Path) -> str:
 
 def test_an_sprt_stopped_by_ctrl_c_resumes_to_its_verdict(sprt_tournament: tuple[Path, str], tmp_path: Path) -> None:
     cfg, marker = sprt_tournament
-    proc = run(cfg, tmp_path, wait=False)
-    assert isinstance(proc, subprocess.Popen)
-    matches = tmp_path / "out" / "matches.jsonl"
-    try:
-        assert wait_until(lambda: line_count(matches) >= 1, 60), "no match finished"
-        proc.send_signal(signal.SIGINT)
-        code = proc.wait(timeout=30)
-    finally:
-        if proc.poll() is None:
-            proc.kill()
+    code = interrupt(cfg, tmp_path, signal.SIGINT, after=1)
     err = (tmp_path / "stderr.txt").read_text()
     assert code == 130, err
     assert "to play the rest (finished matches are kept)" in err and " of " not in err.split("Interrupted:")[1][:12]
@@ -93,16 +85,7 @@ def test_an_sprt_stopped_by_ctrl_c_resumes_to_its_verdict(sprt_tournament: tuple
 def test_an_sprt_killed_by_sigkill_resumes_to_the_same_verdict(sprt_tournament: tuple[Path, str],
                                                                tmp_path: Path) -> None:
     cfg, marker = sprt_tournament
-    proc = run(cfg, tmp_path, wait=False)
-    assert isinstance(proc, subprocess.Popen)
-    matches = tmp_path / "out" / "matches.jsonl"
-    try:
-        assert wait_until(lambda: line_count(matches) >= 3, 60), "no match finished"
-        proc.send_signal(signal.SIGKILL)
-        proc.wait(timeout=10)
-    finally:
-        if proc.poll() is None:
-            proc.kill()
+    interrupt(cfg, tmp_path, signal.SIGKILL, after=3)
     assert wait_until(lambda: not marked_processes(marker), 15), marked_processes(marker)
     stdout = check_finished(cfg, tmp_path)
     # The same verdict after the same pairs as a run never interrupted (the bots are deterministic).
