@@ -105,3 +105,14 @@ def test_an_adaptive_format_does_not_grow(tmp_path: Path) -> None:
     config = parse_config(config_text(tmp_path, "abcde", extra="format: knockout\n"), check_commands=False)
     with pytest.raises(ConfigChanged, match="format 'knockout' decides its matches as it goes: it cannot grow"):
         Tournament(config, executor=StrengthExecutor(STRENGTH)).run()
+
+
+def test_mixed_partnerships_grow_by_more_matches_per_seating(tmp_path: Path) -> None:
+    extra = "partners: rotate\n"
+    text = config_text(tmp_path, "abcd", 2, extra).replace("variant: two-player", "variant: partnership")
+    Tournament(parse_config(text, check_commands=False), executor=StrengthExecutor(STRENGTH)).run()
+    before = lines(tmp_path)
+    assert len(before) == 6  # 3 seatings, one twin pair each
+    grown = parse_config(text.replace("matches_per_pairing: 2", "matches_per_pairing: 4"), check_commands=False)
+    outcome = Tournament(grown, executor=StrengthExecutor(STRENGTH)).run()
+    assert (outcome.already, outcome.played) == (6, 6) and lines(tmp_path)[:6] == before

@@ -61,12 +61,13 @@ def rotation_schedule(names: Sequence[str], per_seating: int, master_seed: int) 
         had_with[team, seat, first] += 1
         return (first, team[1] if first == team[0] else team[0])
 
-    for index, (t1, t2) in enumerate(seatings):
-        stem = (f"{index + 1:0{width}d}-{_slug(names[t1[0]])}+{_slug(names[t1[1]])}-"
-                f"{_slug(names[t2[0]])}+{_slug(names[t2[1]])}")
-        label1, label2 = "+".join(names[i] for i in t1), "+".join(names[i] for i in t2)
-        for twin in range(per_seating // 2):
-            seed = match_seed(master_seed, label1, label2, twin)
+    # Twin-major, so that raising matches_per_pairing only appends: the seats of the
+    # first twins do not depend on how many come after them.
+    for twin in range(per_seating // 2):
+        for index, (t1, t2) in enumerate(seatings):
+            stem = (f"{index + 1:0{width}d}-{_slug(names[t1[0]])}+{_slug(names[t1[1]])}-"
+                    f"{_slug(names[t2[0]])}+{_slug(names[t2[1]])}")
+            seed = match_seed(master_seed, "+".join(names[i] for i in t1), "+".join(names[i] for i in t2), twin)
             first, second = (t1, t2) if (index + twin) % 2 == 0 else (t2, t1)
             for leg, (at0, at1) in enumerate(((first, second), (second, first))):
                 side0, side1 = ordered(at0, 0), ordered(at1, 1)
