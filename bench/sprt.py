@@ -10,9 +10,10 @@ depend on the machine's speed. Two tournaments on the same master seed, with
   stopped by the test, at most ``--fixed`` matches;
 * ``format: round-robin`` with ``matches_per_pairing: --fixed`` (200 by default).
 
-The fixed run's conclusion is "B is stronger" when the lower end of the 95%
-interval of B's pair score (pentanomial) is above 1/2, "no difference shown"
-otherwise; the SPRT's is its verdict. Printed side by side, then ``ratio R``:
+The fixed run's conclusion is "strong is stronger" when the lower end of the 95%
+interval of its pair score (pentanomial) is above 1/2, "not shown" otherwise; the
+SPRT's is "strong is stronger" when it accepts H1, "not shown" when it accepts H0
+or ends undecided at the budget. Printed side by side, then ``ratio R``:
 matches the SPRT played over matches of the fixed run (lower is better).
 
     python3 bench/sprt.py                               # 200 fixed matches, target 500
@@ -120,18 +121,19 @@ def main() -> None:
     verdict = json.loads(sprt_json)["sprt"]["verdict"]
     fixed_counts = figures["fixed"][0]
     interval = fixed_counts.score_interval(Z95) or (0.0, 1.0)
-    fixed_says = "strong is stronger" if interval[0] > 0.5 else (
-        "heuristic is stronger" if interval[1] < 0.5 else "no difference shown")
-    sprt_says = {"H1": "strong is stronger", "H0": "no difference shown"}.get(verdict, "undecided")
+    # Two conclusions: shown stronger, or not shown (H0 accepted, or undecided, or a 95% interval
+    # that reaches down to an even score).
+    fixed_says = "strong is stronger" if interval[0] > 0.5 else "not shown"
+    sprt_says = "strong is stronger" if verdict == "H1" else "not shown"
 
     print(f"strong ({args.budget}) vs heuristic, {args.variant}, target {args.target}, seed {args.seed}")
-    print(f"{'':28}{'SPRT (0, ' + format(args.elo1, 'g') + ' nElo)':>24}{'fixed run':>16}")
+    print(f"{'':28}{'SPRT (0, ' + format(args.elo1, 'g') + ' nElo)':>28}{'fixed run':>24}")
     for label, value in (("matches", lambda f: str(f[1])), ("twin pairs (LL..WW)", lambda f: str(list(f[0].counts))),
                          ("strong's score", lambda f: f"{f[0].mean():.3f}" if f[0].pairs else "-"),
                          ("wall s", lambda f: f"{f[2]:.0f}"), ("CPU s (bots + referee)", lambda f: f"{f[3]:.0f}")):
-        print(f"{label:28}{value(figures['sprt']):>24}{value(figures['fixed']):>16}")
+        print(f"{label:28}{value(figures['sprt']):>28}{value(figures['fixed']):>24}")
     elo_lo, elo_hi = (fixed_counts.elo_interval(Z95) or (-math.inf, math.inf))
-    print(f"{'conclusion':28}{sprt_says + ' (' + verdict + ')':>24}{fixed_says:>16}")
+    print(f"{'conclusion':28}{sprt_says + ' (' + verdict + ')':>28}{fixed_says:>24}")
     print(f"fixed run: Elo 95% interval [{elo_lo:+.0f}, {elo_hi:+.0f}]; same conclusion: "
           f"{'yes' if sprt_says == fixed_says else 'NO'}")
     print(f"ratio {figures['sprt'][1] / figures['fixed'][1]:.3f}")
