@@ -84,16 +84,16 @@ def run_command(config_file: Path, concurrency: int | None, output: Path | None,
     if output is not None:
         again += " --output " + shlex.quote(os.fspath(output))
     folder = _shown(outcome.folder)
+    of_total = f" of {outcome.total}" if outcome.total_known else ""  # no total: a format that decides as it goes
     if outcome.error is not None:
         _err(f"Error: the tournament stopped: {outcome.error}")
-        _err(f"{outcome.already + outcome.played} of {outcome.total} matches are saved in {folder}. "
+        _err(f"{outcome.already + outcome.played}{of_total} matches are saved in {folder}. "
              f"Fix the problem, then run `{again}` to play the rest.")
         sys.exit(outcome.exit_code)
     if outcome.interrupted_by is not None:
-        left = outcome.total - outcome.already - outcome.played
-        _err(f"Interrupted: {outcome.already + outcome.played} of {outcome.total} matches are finished and saved "
+        _err(f"Interrupted: {outcome.already + outcome.played}{of_total} matches are finished and saved "
              f"in {folder}; every bot process has been ended.")
-        _err(f"Run `{again}` to play the other {left} (finished matches are kept). "
+        _err(f"Run `{again}` to play {outcome.still_to_play} (finished matches are kept). "
              f"`spades standings {shlex.quote(folder)}` shows the standings so far.")
         sys.exit(outcome.exit_code)
     click.echo(outcome.standings_text, nl=False)

@@ -33,7 +33,7 @@ from referee.seat.builtin import resolve as resolve_builtin
 from referee.seat.clock import TimeControl
 from referee.seat.faults import FaultPolicy
 from referee.seat.spec import bot_name
-from referee.tournament.formats import FORMATS
+from referee.tournament.formats import FORMATS, FormatOption
 
 __all__ = [
     "BotEntry", "ConfigError", "ConfigIssue", "TournamentConfig", "standings_title",
@@ -76,6 +76,8 @@ class TournamentConfig:
     faults: FaultPolicy = MatchSpec.faults  # a match's defaults, stated in MatchSpec
     max_faults: int = MatchSpec.max_faults
     output: Path = Path("results")
+    #: The keys of the chosen format alone (``rounds``, ``alpha``, ...), every one filled in.
+    format_options: Mapping[str, Any] = dataclasses.field(default_factory=dict)
 
     def bot_time(self, bot: BotEntry) -> TimeControl:
         """The time control a bot plays under (its override, else the tournament's)."""
@@ -90,6 +92,7 @@ class TournamentConfig:
         where and how fast the matches run, never what they are.
         """
         return {
+            **({"format_options": self._set_options()} if self._set_options() else {}),
             "variant": self.variant.value,
             "seed": self.seed,
             "format": self.format,
@@ -106,6 +109,10 @@ class TournamentConfig:
             ],
         }
 
+    def _set_options(self) -> dict[str, Any]:
+        """The format options with a value: null ones (none, or automatic) say nothing and are left out."""
+        return {k: v for k, v in self.format_options.items() if v is not None}
+
     def frozen(self, folder: Path) -> dict[str, Any]:
         """The config as a plain mapping to freeze into ``folder/config.yaml``.
 
@@ -120,6 +127,11 @@ class TournamentConfig:
             "concurrency": self.concurrency, "rules": self.rules.to_dict(), "time": self.time.to_dict(),
             "faults": self.faults.value, "max_faults": self.max_faults, "output": ".", "bots": [],
         }
+        if not FORMATS[self.format].uses_matches_per_pairing:
+            del out["matches_per_pairing"]
+        paths = {option.key for option in FORMATS[self.format].options if option.is_path}
+        for key, value in self._set_options().items():
+            out[key] = os.path.relpath(value, folder) if key in paths else value
         for b in self.bots:
             entry: dict[str, Any] = {"name": b.name, "command": list(b.command),
                                      "cwd": os.path.relpath(b.cwd, folder)}
@@ -139,6 +151,8 @@ _DEFAULTS: dict[str, Any] = {f.name: f.default for f in dataclasses.fields(Tourn
 def standings_title(config: TournamentConfig) -> str:
     """``demo: partnership round-robin, 2 per pairing (twins), target 500``."""
     twins = " (twins)" if config.duplicate else ""
+    if not FORMATS[config.format].uses_matches_per_pairing:  # the format decides how many: say only "twins"
+        return f"{config.name}: {config.variant.value} {config.format}{twins}, target {config.rules.target}"
     return (f"{config.name}: {config.variant.value} {config.format}, {config.matches_per_pairing} per "
             f"pairing{twins}, target {config.rules.target}")
 
@@ -194,6 +208,8 @@ def format_path(path: KeyPath) -> str:
 
 _TOP_KEYS = ("name", "variant", "seed", "format", "matches_per_pairing", "duplicate", "concurrency", "rules",
              "time", "faults", "max_faults", "output", "bots")
+#: Every format's own keys, and the format each belongs to.
+_FORMAT_KEYS: dict[str, str] = {option.key: name for name, cls in FORMATS.items() for option in cls.options}
 _BOT_KEYS = ("name", "command", "cwd", "env", "time")
 _TIME_KEYS = ("move_ms", "bank_ms", "startup_ms")
 _RULE_KEYS = tuple(f.name for f in dataclasses.fields(Rules))
@@ -393,7 +409,7 @@ class _Checker:
         if data is None:
             self.error((), "the file is empty; a config needs at least 'variant' and 'bots'")
             return None
-        top = self.mapping(data, (), _TOP_KEYS, "tournament settings")
+        top = self.mapping(data, (), _TOP_KEYS + tuple(_FORMAT_KEYS), "tournament settings")
         if top is None:
             return None
         for key in ("variant", "bots"):
@@ -424,6 +440,8 @@ class _Checker:
             self.error(("matches_per_pairing",), f"must be even when 'duplicate' is true (matches come in twins "
                                                  f"on the same cards), got: {per}; use {evens}, or set "
                                                  "duplicate: false")
+        options = self.format_options(top, fmt, per, duplicate, len(top.get("bots") or ()) if isinstance(
+            top.get("bots"), list) else None, variant)
         concurrency = self.integer(top.get("concurrency", _DEFAULTS["concurrency"]), ("concurrency",), 1)
         rules = self.rules(top.get("rules"), ("rules",))
         time_control = self.time(top.get("time"), ("time",), TimeControl())
@@ -448,7 +466,62 @@ class _Checker:
         return TournamentConfig(
             path=None, name=name, variant=variant, bots=tuple(bots), seed=seed, format=fmt,
             matches_per_pairing=per, duplicate=duplicate, concurrency=concurrency, rules=rules,
-            time=time_control, faults=FaultPolicy(faults), max_faults=max_faults, output=output)
+            time=time_control, faults=FaultPolicy(faults), max_faults=max_faults, output=output,
+            format_options=options or {})
+
+    def format_options(self, top: Mapping[str, Any], fmt: str | None, per: int | None, duplicate: bool | None,
+                       n_bots: int | None, variant: Variant | None) -> dict[str, Any] | None:
+        """The chosen format's own keys, defaults filled in; a key of another format is refused."""
+        for key in top:
+            owner = _FORMAT_KEYS.get(key)
+            if owner is not None and owner != fmt and fmt is not None:
+                self.error((key,), f"belongs to format {owner!r}, not {fmt!r}; remove it, or set format: {owner}",
+                           at_value=False)
+        if fmt is None:
+            return None
+        cls = FORMATS[fmt]
+        if not cls.uses_matches_per_pairing and "matches_per_pairing" in top:
+            self.error(("matches_per_pairing",), f"has no meaning with format {fmt!r} (it decides how many "
+                                                 "matches are played); remove it", at_value=False)
+        before = len(self.issues)
+        options = {option.key: self.option(top.get(option.key, option.default), option) for option in cls.options}
+        if len(self.issues) > before or duplicate is None or n_bots is None or variant is None:
+            return None
+        for key, message in cls.setup_problems(n_bots, duplicate, options, variant.value):
+            self.error((key,), message, at_value=key in top)
+        return options
+
+    def option(self, value: Any, option: FormatOption) -> Any:
+        """One format key's value, checked against its :class:`FormatOption`."""
+        path: KeyPath = (option.key,)
+        if value is None and option.nullable:
+            return None
+        if option.choices:
+            return self.choice(value, path, option.choices)
+        if option.kind is str:
+            if not isinstance(value, str) or not value.strip():
+                self.error(path, f"must be {'a folder path' if option.is_path else 'a text value'}, got: {value!r}")
+                return None
+            return os.fspath((self.base / os.path.expanduser(value)).resolve()) if option.is_path else value
+        numeric = (int,) if option.kind is int else (int, float)
+        if isinstance(value, bool) or not isinstance(value, numeric):
+            what = "an integer" if option.kind is int else "a number"
+            self.error(path, f"must be {what}{' or null' if option.nullable else ''}, got: {value!r}")
+            return None
+        low_ok = option.low is None or (value > option.low if option.exclusive else value >= option.low)
+        high_ok = option.high is None or (value < option.high if option.exclusive else value <= option.high)
+        if not (low_ok and high_ok):
+            ends = "strictly " if option.exclusive else ""
+            if option.low is not None and option.high is not None:
+                self.error(path, f"must be {ends}between {option.low:g} and {option.high:g}, got: {value!r}")
+            elif option.low is not None:
+                self.error(path, f"must be {'more than' if option.exclusive else 'at least'} {option.low:g}, "
+                                 f"got: {value!r}")
+            else:
+                self.error(path, f"must be {'less than' if option.exclusive else 'at most'} {option.high:g}, "
+                                 f"got: {value!r}")
+            return None
+        return option.kind(value)
 
     def bots(self, value: Any, base_time: TimeControl, check_commands: bool) -> list[BotEntry] | None:
         path: KeyPath = ("bots",)

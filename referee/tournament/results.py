@@ -50,7 +50,8 @@ from referee.tournament import integrity
 from referee.tournament.config import (
     ConfigError, TournamentConfig, format_path, load_config, shown_path, standings_title,
 )
-from referee.tournament.formats import format_for
+from referee.tournament.formats import Played, TournamentFormat, format_for
+from referee.tournament.growth import Growth, growth
 from referee.tournament.standings import StandingsBuilder, StandingsReport
 
 __all__ = ["ResultsFolder", "ResultsError", "ConfigChanged", "ReadReport", "describe_changes", "standings_from_folder",
@@ -66,11 +67,12 @@ class ResultsError(Exception):
 class ConfigChanged(ResultsError):
     """The folder holds a tournament run with a different config."""
 
-    def __init__(self, folder: Path, changes: list[str]):
+    def __init__(self, folder: Path, changes: list[str], why: str | None = None):
         self.folder, self.changes = folder, changes
         shown = "\n".join(f"  {c}" for c in changes)
+        because = f"It cannot be resumed with this config: {why}.\n" if why else ""
         super().__init__(
-            f"{shown_path(folder)} holds a tournament run with a different config:\n{shown}\n"
+            f"{shown_path(folder)} holds a tournament run with a different config:\n{shown}\n{because}"
             "Run again with --fresh to start over (the old folder is moved aside, nothing is deleted), "
             "or set another 'output' folder.")
 
@@ -109,6 +111,8 @@ class ResultsFolder:
         self.path = Path(path)
         self._lock_fd: int | None = None
         self._secret: bytes | None = None
+        #: Set by :meth:`prepare` when the config grew the tournament (:mod:`referee.tournament.growth`).
+        self.grown: Growth | None = None
 
     # ------------------------------------------------------------ paths
 
@@ -270,7 +274,12 @@ class ResultsFolder:
                                "Run with --fresh to start over (the folder is moved aside).") from None
         changes = describe_changes(old.identity(), config.identity())
         if changes:
-            raise ConfigChanged(self.path, changes)
+            grown = growth(old, config)
+            if isinstance(grown, str):
+                raise ConfigChanged(self.path, changes, grown)
+            # Only new matches: the folder now belongs to the grown config.
+            self.grown = grown
+            self._freeze(config)
 
     def _freeze(self, config: TournamentConfig) -> None:
         body = yaml.safe_dump(config.frozen(self.path), sort_keys=False, default_flow_style=None, width=100)
@@ -489,6 +498,8 @@ def standings_from_folder(folder: ResultsFolder, *, title: str | None = None,
     names: list[str] = []
     expected = None
     owns: Callable[[str], bool] | None = None
+    fmt: TournamentFormat | None = None
+    done: dict[str, Played] = {}  # what the format is told, for its own sections
     try:
         config = folder.load_config()
     except Exception as exc:  # a missing or unreadable frozen config still leaves the records
@@ -503,11 +514,15 @@ def standings_from_folder(folder: ResultsFolder, *, title: str | None = None,
         title = title or standings_title(config)
     builder = StandingsBuilder(names, title=title or folder.path.name, expected=expected)
     for record in folder.iter_records(ReadReport(), warn=warn, owns=owns):
-        builder.add(record)
+        if builder.add(record) and fmt is not None:
+            done[record["match"]] = Played.from_record(record)
     if warn is not None:
         for warning in builder.warnings:
             warn(f"warning: {warning}")
-    return builder.report()
+    report = builder.report()
+    if fmt is not None:
+        report.sections = fmt.standings_sections(done)
+    return report
 
 
 def _legacy_message(path: Path) -> str:

@@ -35,7 +35,7 @@ import signal
 import threading
 import time
 from pathlib import Path
-from typing import Any, Callable, Sequence, TextIO
+from typing import Any, Callable, Mapping, Sequence, TextIO
 
 from referee.match import MatchSpec, stderr_name, transcript_name
 from referee.seat.faults import FaultKind
@@ -88,6 +88,12 @@ class RunOutcome:
     error: str | None = None  # a referee-side failure that stopped it
     moved_aside: Path | None = None
     seconds: float = 0.0
+    total_known: bool = True  # False: the format decides as it goes, ``total`` is what was played
+
+    @property
+    def still_to_play(self) -> str:
+        """What a resumed run would play, in words: "the other 12", or "the rest"."""
+        return f"the other {self.total - self.already - self.played}" if self.total_known else "the rest"
 
     @property
     def complete(self) -> bool:
@@ -176,6 +182,9 @@ class Tournament:
     def _run(self, t0: float, moved: Path | None) -> RunOutcome:
         if moved is not None:
             self._message(f"Moved the previous results to {shown_path(moved)} (--fresh).")
+        if self.folder.grown is not None:
+            self._message(f"Growing {shown_path(self.folder.path)}: {self.folder.grown.what} "
+                          f"({self.folder.grown.new_matches} new matches; those played are kept).")
         torn = self.folder.repair()
         if torn:
             self._message(f"Repaired {shown_path(self.folder.matches_path)}: cut off a torn last line ({torn} bytes, "
@@ -218,7 +227,7 @@ class Tournament:
         except OSError as exc:  # a full disk: the records are safe, the tables are printed anyway
             self._message(f"warning: cannot write {shown_path(self.folder.standings_path)}: {exc.strerror or exc}")
         return RunOutcome(self.folder.path, total if total is not None else already + played, already, played,
-                          report, text, self._signal, error, moved, time.monotonic() - t0)
+                          report, text, self._signal, error, moved, time.monotonic() - t0, total is not None)
 
     def _play(self, done: dict[str, Played], builder: StandingsBuilder, already: int) -> tuple[int, str | None]:
         """Play what the format asks for until it asks for nothing more; return (played, error)."""
@@ -244,7 +253,7 @@ class Tournament:
                     self._publish_finished(done)
                     self._warn_faults(outcome.record)
                     played += 1
-                    self._update_progress(builder, already + played)
+                    self._update_progress(builder, already + played, done)
                 elif isinstance(outcome, MatchFailed):
                     if error is None:
                         error = f"{outcome.error} (while playing match {outcome.match_id})"
@@ -253,7 +262,7 @@ class Tournament:
         restore = self._install_signals()
         try:
             executor.start()
-            self._update_progress(builder, already)
+            self._update_progress(builder, already, done)
             while True:
                 if not self._stop.is_set():
                     free = executor.capacity - len(self._running)
@@ -331,7 +340,7 @@ class Tournament:
                                       f"{exc.strerror or exc}")
                 self._staged.pop(leg, None)
 
-    def _update_progress(self, builder: StandingsBuilder, done: int) -> None:
+    def _update_progress(self, builder: StandingsBuilder, done: int, finished: Mapping[str, Played]) -> None:
         if self._progress is None:
             return
         lead = builder.leader()
@@ -339,7 +348,8 @@ class Tournament:
         if lead is not None:
             name, b = lead
             text = f"{name} {100 * b.score / b.matches:.0f}% ({b.wins}-{b.losses}-{b.draws})"
-        self._progress.update(done, text)
+        extra = self.format.progress_text(finished)  # e.g. an SPRT's LLR and bounds
+        self._progress.update(done, f"{text}  {extra}" if text and extra else text or extra)
 
     def _warn_faults(self, record: dict[str, Any]) -> None:
         """Say once per bot when it fails to start or crashes, with where to look."""

@@ -59,9 +59,13 @@ class ScheduledMatch:
     #: transcripts stay private until every leg is recorded (the runner
     #: stages them); empty: no twin whose deals this match's logs could give away.
     twin_ids: tuple[str, ...] = ()
+    #: Bot index by seat when a side's two seats hold different bots (mixed partnerships).
+    seating: tuple[int, ...] | None = None
 
     def seats(self, variant: Variant) -> tuple[int, ...]:
-        """Bot index by seat: ``(x, y)`` two-player, ``(x, y, x, y)`` partnership."""
+        """Bot index by seat: ``(x, y)`` two-player, ``(x, y, x, y)`` partnership (or the mixed seating)."""
+        if self.seating is not None:
+            return self.seating
         return self.sides if variant is Variant.TWO_PLAYER else self.sides * 2
 
 

@@ -59,6 +59,7 @@ from referee.game.scoring import score_hand, side_seats
 from referee.seat.faults import FaultKind
 from referee.tournament.pentanomial import Pentanomial
 from referee.tournament.ratings import Z95, Kind, Pairing, Pool, informative, twin_estimate, wilson
+from referee.tournament.sections import ReportSection
 
 __all__ = ["StandingsBuilder", "StandingsReport", "BotStats", "FORMATS", "render", "render_comparison", "tables",
            "notes", "elo_text"]
@@ -153,10 +154,14 @@ class StandingsReport:
     warnings: list[str]
     pool: Pool | None = None  # the fit behind the ratings, for comparisons
     index: Mapping[str, int] = dataclasses.field(default_factory=dict)  # bot -> its index in ``pool``
+    #: What the tournament's format adds at the end (:meth:`TournamentFormat.standings_sections`).
+    sections: list[ReportSection] = dataclasses.field(default_factory=list)
 
     def to_dict(self) -> dict[str, Any]:
-        return {"title": self.title, "matches": self.matches, "expected": self.expected, "bots": self.bots,
-                "crosstable": self.crosstable, "twins": self.twins}
+        out = {"title": self.title, "matches": self.matches, "expected": self.expected, "bots": self.bots,
+               "crosstable": self.crosstable, "twins": self.twins}
+        out.update({section.key: section.data for section in self.sections})
+        return out
 
     def compare(self, a: str, b: str) -> dict[str, Any]:
         """The difference ``a - b`` in Elo with its 95% interval (or a bound), and the LOS of ``a``.
@@ -709,6 +714,14 @@ def render(report: StandingsReport, fmt: str = "table") -> str:
     out = [f"# {_heading(report)}" if fmt == "markdown" else _heading(report), ""]
     out.extend(_tables(tables(report), fmt))
     out.extend(("- " + n) if fmt == "markdown" else n for n in notes(report))
+    tablefmt = "github" if fmt == "markdown" else "simple"
+    for section in report.sections:
+        out.extend(["", f"## {section.title}" if fmt == "markdown" else section.title, ""])
+        if section.headers:
+            out.extend([tabulate(section.rows, headers=list(section.headers), tablefmt=tablefmt,
+                                 disable_numparse=True, colalign=("left",) * len(section.headers)), ""])
+        if section.lines:
+            out.extend(["```", *section.lines, "```"] if fmt == "markdown" else section.lines)
     return "\n".join(out) + "\n"
 
 

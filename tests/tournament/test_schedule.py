@@ -42,9 +42,9 @@ def test_match_counts(n: int, per: int, fmt: str, expected: int) -> None:
 
 
 def test_pairings_round_robin_and_gauntlet() -> None:
-    assert RoundRobin.pairs(4) == [(0, 1), (0, 2), (0, 3), (1, 2), (1, 3), (2, 3)]
+    assert RoundRobin.pairs(4) == [(0, 1), (0, 2), (1, 2), (0, 3), (1, 3), (2, 3)]
     assert Gauntlet.pairs(4) == [(0, 1), (0, 2), (0, 3)]
-    assert set(FORMATS) == {"round-robin", "gauntlet"}
+    assert {"round-robin", "gauntlet"} <= set(FORMATS)
 
 
 def test_twins_share_a_seed_with_sides_swapped() -> None:
@@ -80,7 +80,7 @@ def test_seats_alternate_between_twins_and_pairings() -> None:
     first = [m for m in plan if m.pairing.index == 0]
     assert [m.sides[0] for m in first] == [0, 1, 1, 0]
     # ... and from pairing to pairing.
-    assert [m.sides[0] for m in plan if m.number == 0] == [0, 2, 0, 2, 1, 3]
+    assert [m.sides[0] for m in plan if m.number == 0] == [0, 2, 1, 3, 1, 3]
     # Every bot sits at side 0 exactly half of its matches.
     side0 = collections.Counter(m.sides[0] for m in plan)
     played = collections.Counter(i for m in plan for i in m.sides)

@@ -290,7 +290,8 @@ def test_a_format_of_its_own_picks_each_round_from_the_results(tmp_path: Path,
 
 def test_the_built_in_formats_are_the_table_of_formats() -> None:
     assert {name: cls.name for name, cls in formats.FORMATS.items()} == {"round-robin": "round-robin",
-                                                                         "gauntlet": "gauntlet"}
+                                                                         "gauntlet": "gauntlet", "sprt": "sprt",
+                                                                         "swiss": "swiss", "knockout": "knockout"}
     for cls in formats.FORMATS.values():
         assert issubclass(cls, TournamentFormat) and cls.summary
 

@@ -23,8 +23,30 @@ from referee.tournament.schedule import ScheduledMatch
 
 if TYPE_CHECKING:  # the config names its format; the format reads the config
     from referee.tournament.config import TournamentConfig
+    from referee.tournament.sections import ReportSection
 
-__all__ = ["TournamentFormat", "Played"]
+__all__ = ["FormatOption", "TournamentFormat", "Played"]
+
+
+@dataclasses.dataclass(frozen=True)
+class FormatOption:
+    """A config key that belongs to one format (``rounds`` for Swiss, ``alpha`` for SPRT).
+
+    The config checks its type and range like any other key and refuses it
+    under another format; :attr:`TournamentConfig.format_options` holds its
+    value (the default when the key is left out).
+    """
+
+    key: str
+    kind: type  # int, float or str
+    default: Any
+    help: str
+    low: float | None = None  # smallest allowed value (numbers)
+    high: float | None = None  # largest allowed value (numbers)
+    exclusive: bool = False  # low and high themselves are not allowed
+    choices: tuple[str, ...] = ()  # the allowed values (strings); empty: any
+    nullable: bool = False  # null is allowed (and means "none")
+    is_path: bool = False  # a path (str kind): relative to the config file's folder, kept absolute
 
 
 @dataclasses.dataclass(frozen=True)
@@ -50,6 +72,11 @@ class TournamentFormat(abc.ABC):
     name: ClassVar[str]
     #: One line for documentation and ``--help``.
     summary: ClassVar[str]
+    #: The config keys of this format alone.
+    options: ClassVar[tuple[FormatOption, ...]] = ()
+    #: Whether ``matches_per_pairing`` means something here (a format that
+    #: decides how many matches a pairing plays refuses the key).
+    uses_matches_per_pairing: ClassVar[bool] = True
 
     def __init__(self, config: TournamentConfig) -> None:
         self.config = config
@@ -77,3 +104,20 @@ class TournamentFormat(abc.ABC):
         """How many matches the whole tournament has, when that is known before
         it is played (progress, "20 of 20 matches"); None when it depends on results."""
         return None
+
+    @classmethod
+    def setup_problems(cls, n_bots: int, duplicate: bool, options: Mapping[str, Any],
+                       variant: str) -> list[tuple[str, str]]:
+        """What makes a config unusable with this format, as ``(key, message)``;
+        called once every key is valid on its own (two keys that contradict
+        each other, a bot count the format cannot serve)."""
+        return []
+
+    def progress_text(self, done: Mapping[str, Played]) -> str:
+        """A few words the progress line adds ("LLR 1.2 (-2.94, 2.94)"); empty: none."""
+        return ""
+
+    def standings_sections(self, done: Mapping[str, Played]) -> list[ReportSection]:
+        """Tables this format adds at the end of the standings (an SPRT's verdict,
+        Swiss tiebreaks, a bracket), from the records it owns."""
+        return []

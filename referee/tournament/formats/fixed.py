@@ -23,10 +23,15 @@ class FixedFormat(TournamentFormat):
 
     def __init__(self, config: TournamentConfig) -> None:
         super().__init__(config)
-        names = [b.name for b in config.bots]
-        self.schedule: list[ScheduledMatch] = build_schedule(
-            names, self.pairs(len(names)), config.matches_per_pairing, config.duplicate, config.seed)
+        self.schedule: list[ScheduledMatch] = self.build()
         self._ids = frozenset(m.match_id for m in self.schedule)
+
+    def build(self) -> list[ScheduledMatch]:
+        """The whole schedule (by default: :meth:`pairs` through ``build_schedule``)."""
+        config = self.config
+        names = [b.name for b in config.bots]
+        return build_schedule(names, self.pairs(len(names)), config.matches_per_pairing, config.duplicate,
+                              config.seed)
 
     @staticmethod
     @abc.abstractmethod

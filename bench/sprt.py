@@ -1,0 +1,143 @@
+#!/usr/bin/env python3
+"""How many matches an SPRT needs, against a fixed run, for the same conclusion.
+
+The strong bot (B) against the heuristic bot (A), two-player (or partnership),
+duplicate twins, the strong bot at a fixed sample budget so the result does not
+depend on the machine's speed. Two tournaments on the same master seed, with
+``spades run``:
+
+* ``format: sprt`` (H0: nElo 0, H1: nElo ``--elo1``, alpha = beta = 0.05),
+  stopped by the test, at most ``--fixed`` matches;
+* ``format: round-robin`` with ``matches_per_pairing: --fixed`` (200 by default).
+
+The fixed run's conclusion is "strong is stronger" when the lower end of the 95%
+interval of its pair score (pentanomial) is above 1/2, "not shown" otherwise; the
+SPRT's is "strong is stronger" when it accepts H1, "not shown" when it accepts H0
+or ends undecided at the budget. Printed side by side, then ``ratio R``:
+matches the SPRT played over matches of the fixed run (lower is better).
+
+    python3 bench/sprt.py                               # 200 fixed matches, target 500
+    python3 bench/sprt.py --fixed 40 --target 200 --budget 8samples   # a small, quick run
+
+Re-running resumes both runs (``--fresh`` starts over). CPU-heavy: each strong-bot
+decision samples ``--budget`` deals.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+BENCH = Path(__file__).resolve().parent
+ROOT = BENCH.parent
+sys.path.insert(0, str(ROOT))
+
+from referee.tournament.pentanomial import Pentanomial  # noqa: E402
+
+Z95 = 1.959963984540054
+
+
+def config_text(name: str, fmt_lines: str, args: argparse.Namespace, out: Path) -> str:
+    return f"""name: {name}
+variant: {args.variant}
+seed: {args.seed}
+{fmt_lines}
+duplicate: true
+concurrency: {args.concurrency}
+rules: {{target: {args.target}}}
+time: {{move_ms: 5000, bank_ms: 60000, startup_ms: 10000}}
+output: {out}
+bots:
+  - name: heuristic
+    command: [{sys.executable}, {ROOT / 'bots' / 'heuristic_bot.py'}]
+  - name: strong
+    command: [{sys.executable}, {ROOT / 'bots' / 'strong_bot.py'}, --budget, {args.budget}, --seed, "1"]
+"""
+
+
+def run(config: Path, fresh: bool) -> tuple[float, float]:
+    """``spades run CONFIG --quiet``; returns (wall seconds, CPU seconds of the run and its bots)."""
+    argv = [sys.executable, "-m", "referee.cli", "run", str(config), "--quiet"] + (["--fresh"] if fresh else [])
+    env = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    before = os.times()
+    t0 = time.monotonic()
+    proc = subprocess.run(argv, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    if proc.returncode != 0:
+        sys.exit(f"error: `{' '.join(argv)}` failed ({proc.returncode}):\n{proc.stderr}")
+    after = os.times()
+    return time.monotonic() - t0, (after.children_user - before.children_user
+                                   + after.children_system - before.children_system)
+
+
+def pentanomial(folder: Path) -> tuple[Pentanomial, int]:
+    """Strong's pair outcomes from ``matches.jsonl`` (twins share a seed), and the match count."""
+    legs: dict[int, list[float]] = {}
+    matches = 0
+    for line in (folder / "matches.jsonl").read_text().splitlines():
+        rec = json.loads(line)
+        matches += 1
+        side = rec["bots"].index("strong")
+        points = 0.5 if rec["winner"] is None else float(rec["winner"] == side)
+        legs.setdefault(rec["seed"], []).append(points)
+    return Pentanomial.from_legs((p[0], p[1]) for p in legs.values() if len(p) == 2), matches
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--variant", default="two-player", choices=("two-player", "partnership"))
+    parser.add_argument("--fixed", type=int, default=200, help="matches of the fixed run (even; default 200)")
+    parser.add_argument("--elo1", type=float, default=20.0, help="H1 of the SPRT, normalised Elo (default 20)")
+    parser.add_argument("--target", type=int, default=500, help="game target (default 500)")
+    parser.add_argument("--budget", default="48samples", help="the strong bot's budget (default 48samples)")
+    parser.add_argument("--seed", type=int, default=4048)
+    parser.add_argument("--concurrency", type=int, default=2)
+    parser.add_argument("--out", type=Path, default=ROOT / "results" / "bench-sprt")
+    parser.add_argument("--fresh", action="store_true")
+    args = parser.parse_args()
+    if args.fixed < 2 or args.fixed % 2:
+        parser.error(f"--fixed must be even and at least 2, got: {args.fixed}")
+    args.out.mkdir(parents=True, exist_ok=True)
+    runs = {
+        "sprt": f"format: sprt\nelo0: 0\nelo1: {args.elo1:g}\nalpha: 0.05\nbeta: 0.05\nmax_matches: {args.fixed}",
+        "fixed": f"format: round-robin\nmatches_per_pairing: {args.fixed}",
+    }
+    figures = {}
+    for key, fmt_lines in runs.items():
+        config = args.out / f"{key}.yaml"
+        config.write_text(config_text(f"bench-sprt-{key}", fmt_lines, args, args.out / key))
+        wall, cpu = run(config, args.fresh)
+        counts, matches = pentanomial(args.out / key)
+        figures[key] = (counts, matches, wall, cpu)
+
+    sprt_json = subprocess.run([sys.executable, "-m", "referee.cli", "standings", str(args.out / "sprt"), "--format",
+                                "json"], capture_output=True, text=True, check=True,
+                               env=dict(os.environ, PYTHONPATH=str(ROOT))).stdout
+    verdict = json.loads(sprt_json)["sprt"]["verdict"]
+    fixed_counts = figures["fixed"][0]
+    interval = fixed_counts.score_interval(Z95) or (0.0, 1.0)
+    # Two conclusions: shown stronger, or not shown (H0 accepted, or undecided, or a 95% interval
+    # that reaches down to an even score).
+    fixed_says = "strong is stronger" if interval[0] > 0.5 else "not shown"
+    sprt_says = "strong is stronger" if verdict == "H1" else "not shown"
+
+    print(f"strong ({args.budget}) vs heuristic, {args.variant}, target {args.target}, seed {args.seed}")
+    print(f"{'':28}{'SPRT (0, ' + format(args.elo1, 'g') + ' nElo)':>28}{'fixed run':>24}")
+    for label, value in (("matches", lambda f: str(f[1])), ("twin pairs (LL..WW)", lambda f: str(list(f[0].counts))),
+                         ("strong's score", lambda f: f"{f[0].mean():.3f}" if f[0].pairs else "-"),
+                         ("wall s", lambda f: f"{f[2]:.0f}"), ("CPU s (bots + referee)", lambda f: f"{f[3]:.0f}")):
+        print(f"{label:28}{value(figures['sprt']):>28}{value(figures['fixed']):>24}")
+    elo_lo, elo_hi = (fixed_counts.elo_interval(Z95) or (-math.inf, math.inf))
+    print(f"{'conclusion':28}{sprt_says + ' (' + verdict + ')':>28}{fixed_says:>24}")
+    print(f"fixed run: Elo 95% interval [{elo_lo:+.0f}, {elo_hi:+.0f}]; same conclusion: "
+          f"{'yes' if sprt_says == fixed_says else 'NO'}")
+    print(f"ratio {figures['sprt'][1] / figures['fixed'][1]:.3f}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,116 @@
+"""Mixed partnerships (partners: rotate): balanced seatings, twin legs, team-sum ratings that recover known strength."""
+
+from __future__ import annotations
+
+import collections
+import itertools
+import math
+import random
+import textwrap
+from pathlib import Path
+
+import pytest
+from scripted_results import SkillExecutor
+
+from referee.game.rules import Variant
+from referee.tournament.config import ConfigError, parse_config
+from referee.tournament.formats import format_for
+from referee.tournament.formats.round_robin import RoundRobin
+from referee.tournament.results import ResultsFolder, standings_from_folder
+from referee.tournament.runner import Tournament
+from referee.tournament.team_ratings import TeamGame, fit_team_elo
+
+
+def partners_config(tmp_path: Path, n: int, per: int = 2, variant: str = "partnership", extra: str = "") -> str:
+    bots = "\n".join(f"  - {{name: p{i}, command: [python3, x.py]}}" for i in range(n))
+    return textwrap.dedent(f"""\
+        variant: {variant}
+        partners: rotate
+        matches_per_pairing: {per}
+        seed: 21
+        rules: {{target: 200}}
+        output: {tmp_path / 'out'}
+        """) + extra + "bots:\n" + bots + "\n"
+
+
+def test_seatings_are_balanced_and_each_deal_is_replayed_with_sides_swapped(tmp_path: Path) -> None:
+    config = parse_config(partners_config(tmp_path, 6), check_commands=False)
+    fmt = format_for(config)
+    assert isinstance(fmt, RoundRobin) and fmt.rotating
+    plan = fmt.schedule
+    assert len(plan) == 3 * math.comb(6, 4) * 2 == fmt.expected_total()
+    partners: collections.Counter[frozenset[int]] = collections.Counter()
+    opponents: collections.Counter[frozenset[int]] = collections.Counter()
+    seat0: collections.Counter[int] = collections.Counter()
+    by_seed = collections.defaultdict(list)
+    for m in plan:
+        seats = m.seats(Variant.PARTNERSHIP)
+        assert len(set(seats)) == 4
+        seat0[seats[0]] += 1
+        partners.update([frozenset((seats[0], seats[2])), frozenset((seats[1], seats[3]))])
+        opponents.update(frozenset((a, b)) for a in seats[0::2] for b in seats[1::2])
+        by_seed[m.seed].append(seats)
+    every_pair = {frozenset(p) for p in itertools.combinations(range(6), 2)}
+    assert set(partners) == set(opponents) == every_pair
+    assert len(set(partners.values())) == 1 and len(set(opponents.values())) == 1
+    assert set(opponents.values()) == {2 * next(iter(partners.values()))}
+    # Twin legs: the same deals with the teams in each other's seats.
+    for legs in by_seed.values():
+        (s0, s1, s2, s3), (t0, t1, t2, t3) = legs
+        assert {t0, t2} == {s1, s3} and {t1, t3} == {s0, s2}
+    assert max(seat0.values()) - min(seat0.values()) <= 1  # every bot deals first about equally often
+    assert len({m.match_id for m in plan}) == len(plan)
+
+
+def test_the_team_fit_recovers_ratings_that_generated_the_games() -> None:
+    truth = [300.0, 100.0, 0.0, -150.0, -250.0]
+    rng = random.Random(5)
+    games = []
+    for _ in range(40):
+        for w, x, y, z in itertools.combinations(range(5), 4):
+            for a, b in (((w, x), (y, z)), ((w, y), (x, z)), ((w, z), (x, y))):
+                diff = truth[a[0]] + truth[a[1]] - truth[b[0]] - truth[b[1]]
+                win = rng.random() < 1 / (1 + 10 ** (-diff / 400))
+                games.append(TeamGame(a, b, 1.0 if win else 0.0))
+    fit = fit_team_elo(5, games)
+    mean = sum(truth) / 5
+    for got, want in zip(fit, truth):
+        assert abs(got.rating - (want - mean)) < max(2 * got.error, 40)
+        assert 0 < got.error < 100
+    assert [r.rating for r in fit] == sorted((r.rating for r in fit), reverse=True)
+
+
+def test_synthetic_bots_of_known_strength_come_out_in_order(tmp_path: Path) -> None:
+    """Five bots: the more skilled play their highest card more often and take more tricks."""
+    config = parse_config(partners_config(tmp_path, 5, per=16), check_commands=False)
+    skill = {"p0": 1.0, "p1": 0.75, "p2": 0.5, "p3": 0.25, "p4": 0.0}
+    outcome = Tournament(config, executor=SkillExecutor(skill, capacity=2)).run()
+    assert outcome.exit_code == 0 and outcome.played == 15 * 16
+    report = standings_from_folder(ResultsFolder(config.output))
+    data = report.to_dict()
+    ranked = [row["bot"] for row in data["individuals"]["ratings"]]
+    assert ranked == ["p0", "p1", "p2", "p3", "p4"], data["individuals"]["ratings"]
+    top, bottom = data["individuals"]["ratings"][0], data["individuals"]["ratings"][-1]
+    assert top["elo"] - top["error95"] > bottom["elo"] + bottom["error95"]  # told apart beyond their intervals
+    assert len(data["partner_effect"]) == 10 and all(p["matches"] == 48 for p in data["partner_effect"])
+    text = outcome.standings_text
+    assert "Individual ratings (team-sum Bradley-Terry fit)" in text and "Best partner" in text
+    assert "Partner effect (score together minus what the ratings predict)" in text
+    best = {row["bot"]: row["partner"] for row in data["best_partner"]}
+    assert set(best) == set(skill) and best["p4"] != "p4" and best["p4"] == "p0"
+
+
+def test_config_errors(tmp_path: Path) -> None:
+    with pytest.raises(ConfigError) as info:
+        parse_config(partners_config(tmp_path, 3, variant="two-player"), file="p.yaml", check_commands=False)
+    text = str(info.value)
+    assert "p.yaml:2:11: partners: partners: rotate mixes partnership teams: it needs variant: partnership" in text
+    assert "give at least 4 bots, got 3" in text
+    with pytest.raises(ConfigError, match="partners: unknown value 'rotating'; did you mean 'rotate'"):
+        parse_config(partners_config(tmp_path, 4).replace("partners: rotate", "partners: rotating"),
+                     check_commands=False)
+    with pytest.raises(ConfigError, match="partners: belongs to format 'round-robin', not 'gauntlet'"):
+        parse_config(partners_config(tmp_path, 4, extra="format: gauntlet\n"), check_commands=False)
+    # Without the key a round-robin is as before: no format options in its identity.
+    plain = parse_config(partners_config(tmp_path, 4).replace("partners: rotate\n", ""), check_commands=False)
+    assert "format_options" not in plain.identity() and "partners" not in plain.frozen(tmp_path)
