@@ -34,6 +34,7 @@ from referee.seat.botprocess import BotProcess
 from referee.seat.clock import TimeControl
 from referee.seat.faults import Fault, FaultKind, FaultPolicy, SeatFault
 from referee.seat.protocol import dumps
+from referee.seat.sandbox import SandboxSpec
 from referee.seat.spec import SeatSpec
 from referee.seat.transcript import Transcript
 from referee.seat.transport import Transport
@@ -71,6 +72,7 @@ class MatchSpec:
     grace_s: float = 1.0
     max_line: int = 65536
     stderr_cap: int = 1 << 20
+    sandbox: SandboxSpec = dataclasses.field(default_factory=SandboxSpec)  # a seat's own overrides it
 
     def __post_init__(self) -> None:
         if len(self.seats) != self.variant.seats:
@@ -95,7 +97,8 @@ class MatchSpec:
                 "logs": os.fspath(self.logs) if self.logs is not None else None,
                 "deals": [{"cards": list(d.cards), "salt": d.salt} for d in self.deals]
                 if self.deals is not None else None,
-                "grace_s": self.grace_s, "max_line": self.max_line, "stderr_cap": self.stderr_cap}
+                "grace_s": self.grace_s, "max_line": self.max_line, "stderr_cap": self.stderr_cap,
+                "sandbox": self.sandbox.to_dict()}
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> MatchSpec:
@@ -107,7 +110,8 @@ class MatchSpec:
                    faults=FaultPolicy(data["faults"]), max_faults=int(data["max_faults"]), logs=data.get("logs"),
                    deals=[Deal.from_cards(d["cards"], d["salt"]) for d in deals] if deals is not None else None,
                    grace_s=float(data["grace_s"]), max_line=int(data["max_line"]),
-                   stderr_cap=int(data["stderr_cap"]))
+                   stderr_cap=int(data["stderr_cap"]),
+                   sandbox=SandboxSpec.from_dict(data["sandbox"]) if data.get("sandbox") else SandboxSpec())
 
 
 @dataclasses.dataclass
@@ -212,7 +216,7 @@ def bot_process(spec: MatchSpec, seat: int, seat_spec: SeatSpec, transcript: Tra
     return BotProcess(seat_spec.command, name=f"seat {seat} ({seat_spec.name})", cwd=seat_spec.cwd,
                       env=seat_spec.env, stderr_path=spec.stderr_path(seat), stderr_cap=spec.stderr_cap,
                       max_line=spec.max_line, transcript=transcript.for_seat(seat),
-                      new_session=seat_spec.new_session)
+                      new_session=seat_spec.new_session, sandbox=seat_spec.sandbox or spec.sandbox)
 
 
 def run_match(spec: MatchSpec, console: Console | None = None,
@@ -246,6 +250,8 @@ def run_match(spec: MatchSpec, console: Console | None = None,
         reason=st.reason or EndReason.FORFEIT, faults=runner.faults, seconds=time.perf_counter() - t_start,
         rules=spec.rules, stats=[s.stats() for s in seats],
     )
+    # What confined each seat (None: an in-process seat), so a record says what it can be trusted for.
+    record.extra["sandbox"] = runner.sandbox
     if console:
         console(f"Result: {record.describe()}")
         for f in record.faults:
@@ -283,6 +289,7 @@ class _Runner:
         self._last_id: int | None = None
         self.encoder = protocol.Encoder()
         self._end_delivered = False
+        self.sandbox: list[dict[str, Any] | None] = [None] * len(seats)
 
     # ------------------------------------------------------------ faults
 
@@ -378,6 +385,7 @@ class _Runner:
                 # A bot that cannot even start cannot be substituted for a whole match.
                 self._fault(seat, kind, f"hello: {exc.detail}" if kind is not exc.kind else exc.detail,
                             force_end=True)
+        self.sandbox = [seat.transport.sandbox_in_force() for seat in self.seats]
         if failed:
             self.state = forfeit(self.state, [s.index for s in failed])
         if self.console:
