@@ -25,9 +25,11 @@ from referee.game.cards import parse_cards
 from referee.game.deals import Deal
 from referee.game.outcomes import EndReason
 from referee.game.rules import Rules, Variant
+from referee.cli.sandboxing import announce_sandbox, sandbox_option
 from referee.match import MatchSpec, bot_process, run_match
 from referee.seat.clock import TimeControl
 from referee.seat.faults import Fault, FaultKind, FaultPolicy
+from referee.seat.sandbox import SandboxPolicy, SandboxSpec
 from referee.seat.scripted import ScriptedTransport, random_policy
 from referee.seat.spec import SeatSpec
 from referee.seat.transcript import Transcript
@@ -206,7 +208,8 @@ class Report:
 
 def run_checks(command: str | Sequence[str], move_ms: int = 1000, slow_ms: float | None = None,
                quick: bool = False, cwd: str | None = None,
-               progress: Callable[[str], None] | None = None) -> Report:
+               progress: Callable[[str], None] | None = None,
+               sandbox: SandboxSpec | None = None) -> Report:
     """Play every scenario with the bot and collect faults, slow answers and coverage."""
     log: list[Exchange] = []
     faults: list[tuple[str, Fault]] = []
@@ -234,10 +237,11 @@ def run_checks(command: str | Sequence[str], move_ms: int = 1000, slow_ms: float
             spec = MatchSpec(variant=sc.variant, seats=seats, rules=sc.rules, seed=sc.seed,
                              match_id=f"check-{n + 1}", time=TimeControl(move_ms, bank_ms=0),
                              faults=FaultPolicy.SUBSTITUTE, max_faults=MAX_FAULTS, deals=sc.deals, grace_s=0.5,
-                             logs=tmp)
+                             logs=tmp, sandbox=sandbox or SandboxSpec())
             record = run_match(spec, transport_factory=factory)
             faults.extend((sc.title, f) for f in record.faults)
-            if record.faults and record.faults[-1].kind in (FaultKind.TIMEOUT, FaultKind.CRASH, FaultKind.STARTUP) \
+            if record.faults and record.faults[-1].kind in (FaultKind.TIMEOUT, FaultKind.CRASH, FaultKind.STARTUP,
+                                                                     FaultKind.LIMIT) \
                     and record.reason is EndReason.FORFEIT:
                 # The bot stopped answering: more scenarios would only repeat the same verdict slowly.
                 stopped = f"stopped after scenario {n + 1}: the bot no longer answers"
@@ -296,8 +300,10 @@ def print_report(report: Report, echo: Callable[[str], None]) -> None:
 @click.option("--slow-ms", type=float, default=None, help="Report answers slower than this (default: half the move time).")
 @click.option("--quick", is_flag=True, help="Skip the long whole-match scenario.")
 @click.option("--cwd", type=click.Path(file_okay=False), default=None, help="Working directory of the bot.")
+@sandbox_option(SandboxPolicy.AUTO.value)
 @click.argument("command", nargs=-1, required=True, type=click.UNPROCESSED)
-def check_bot_command(move_ms: int, slow_ms: float | None, quick: bool, cwd: str | None, command: tuple[str, ...]) -> None:
+def check_bot_command(move_ms: int, slow_ms: float | None, quick: bool, cwd: str | None, sandbox: str,
+                      command: tuple[str, ...]) -> None:
     """Check that a bot speaks protocol v1 correctly: spades check-bot -- CMD [ARGS...]
 
     The bot plays scripted matches of both variants (every request type,
@@ -305,7 +311,9 @@ def check_bot_command(move_ms: int, slow_ms: float | None, quick: bool, cwd: str
     exchanges, the last trick). Exit status 0 only for a compliant bot.
     """
     argv: str | list[str] = list(command) if len(command) > 1 else command[0]
+    announce_sandbox(SandboxPolicy(sandbox))
     click.echo(f"Checking {shlex.join(command) if len(command) > 1 else command[0]}")
-    report = run_checks(argv, move_ms=move_ms, slow_ms=slow_ms, quick=quick, cwd=cwd, progress=click.echo)
+    report = run_checks(argv, move_ms=move_ms, slow_ms=slow_ms, quick=quick, cwd=cwd, progress=click.echo,
+                        sandbox=SandboxSpec(policy=SandboxPolicy(sandbox)))
     print_report(report, click.echo)
     raise SystemExit(0 if report.ok else 1)

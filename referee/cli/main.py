@@ -15,6 +15,7 @@ import click
 import yaml
 
 from referee.cli.checkbot import check_bot_command
+from referee.cli.sandboxing import announce_sandbox, sandbox_option
 from referee.cli.tournament import run_command, standings_command
 from referee.game.rules import RuleError, Rules, Variant
 from referee.human.command import human_command
@@ -22,6 +23,7 @@ from referee.human.play import play_command
 from referee.match import MatchSpec, run_match
 from referee.seat.clock import TimeControl
 from referee.seat.faults import FaultPolicy
+from referee.seat.sandbox import SandboxPolicy, SandboxSpec
 from referee.seat.spec import SeatSpec, bot_name
 from referee.tournament.results import ResultsFolder
 
@@ -102,9 +104,12 @@ def cli() -> None:
 @click.option("--match-id", default=None, help="Match id in the record and log names.")
 @click.option("--quiet", "-q", is_flag=True, help="Print only the result line.")
 @click.option("--json", "as_json", is_flag=True, help="Print the match record as JSON.")
+@sandbox_option(SandboxPolicy.AUTO.value)
+@click.option("--ponder", is_flag=True, help="Let bots run while another seat thinks (default: frozen).")
 def match_command(variant: str, bots: tuple[str, ...], names: tuple[str, ...], seed: int, target: int | None,
                   rule_pairs: tuple[str, ...], move_ms: int, bank_ms: int, startup_ms: int, faults: str,
-                  max_faults: int, output: Path | None, match_id: str | None, quiet: bool, as_json: bool) -> None:
+                  max_faults: int, output: Path | None, match_id: str | None, quiet: bool, as_json: bool,
+                  sandbox: str, ponder: bool) -> None:
     """Play one match between bots and print it hand by hand.
 
     \b
@@ -120,11 +125,13 @@ def match_command(variant: str, bots: tuple[str, ...], names: tuple[str, ...], s
     for label, value in (("--move-ms", move_ms), ("--bank-ms", bank_ms), ("--startup-ms", startup_ms)):
         if value < 0:
             raise click.BadParameter(f"must be >= 0, got: {value}", param_hint=label)
+    announce_sandbox(SandboxPolicy(sandbox))
     folder = ResultsFolder(output) if output is not None else None
     spec = MatchSpec(variant=v, seats=seats_for(v, list(bots), display), rules=rules, seed=seed,
                      match_id=match_id or f"{variant}-seed{seed}",
                      time=TimeControl(move_ms, bank_ms, startup_ms), faults=FaultPolicy(faults),
-                     max_faults=max_faults, logs=str(folder.logs) if folder is not None else None)
+                     max_faults=max_faults, logs=str(folder.logs) if folder is not None else None,
+                     sandbox=SandboxSpec(policy=SandboxPolicy(sandbox), ponder=ponder))
     record = run_match(spec, console=None if (quiet or as_json) else _echo)
     if folder is not None:
         folder.append_record(record.to_dict())

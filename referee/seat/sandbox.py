@@ -419,13 +419,16 @@ class Confinement:
             elif os.path.isdir(path):
                 out += ["--ro-bind", path, path]
         etc = [path for pattern in _ETC for path in sorted(glob.glob(pattern))]
-        binds = etc + paths.ro + paths.rw + paths.dev + [workdir]
+        binds = etc + paths.ro + paths.rw + [workdir]
         # bwrap (as root) makes the folders above a mount point 0700; the bot must traverse them.
         for folder in sorted({a for p in binds for a in _ancestors(p)} - set(_SYSTEM), key=lambda a: a.count("/")):
             out += ["--perms", "0755", "--dir", folder]
         for path in etc:
             out += ["--ro-bind", path, path]
         out += ["--proc", "/proc", "--dev", "/dev"]
+        if paths.dev:
+            # A terminal is bound at its own path; the sandbox's fresh devpts has no room for it.
+            out += ["--perms", "0755", "--tmpfs", "/dev/pts"]
         scratch = str(lim.scratch_mb << 20)
         out += ["--perms", "1777", "--size", scratch, "--tmpfs", "/tmp",
                 "--perms", "1777", "--size", scratch, "--tmpfs", SCRATCH]
@@ -482,9 +485,14 @@ class Confinement:
                     self._scratch_fds.append(os.open(f"/proc/{target}/root/{folder}", os.O_RDONLY | os.O_DIRECTORY))
                 except OSError:
                     pass
-            os.write(self._block_w, b"1")
-            os.close(self._block_w)
-            self._block_w = -1
+            try:
+                os.write(self._block_w, b"1")
+            except BrokenPipeError:
+                raise BotFault(FaultKind.STARTUP, "the sandbox (bwrap) could not start the bot; its stderr "
+                                                  "log has bwrap's message") from None
+            finally:
+                os.close(self._block_w)
+                self._block_w = -1
 
     def _read_info(self) -> dict[str, Any] | None:
         data = b""
