@@ -106,10 +106,13 @@ def cli() -> None:
 @click.option("--json", "as_json", is_flag=True, help="Print the match record as JSON.")
 @sandbox_option(SandboxPolicy.AUTO.value)
 @click.option("--ponder", is_flag=True, help="Let bots run while another seat thinks (default: frozen).")
+@click.option("--clock", type=click.Choice(["wall", "cpu"]), default="wall", show_default=True,
+              help="Charge each answer its wall time, or the CPU time of the bot's processes (wall clock as a "
+                   "backstop: 3x the allowance + 2 s).")
 def match_command(variant: str, bots: tuple[str, ...], names: tuple[str, ...], seed: int, target: int | None,
                   rule_pairs: tuple[str, ...], move_ms: int, bank_ms: int, startup_ms: int, faults: str,
                   max_faults: int, output: Path | None, match_id: str | None, quiet: bool, as_json: bool,
-                  sandbox: str, ponder: bool) -> None:
+                  sandbox: str, ponder: bool, clock: str) -> None:
     """Play one match between bots and print it hand by hand.
 
     \b
@@ -131,7 +134,7 @@ def match_command(variant: str, bots: tuple[str, ...], names: tuple[str, ...], s
                      match_id=match_id or f"{variant}-seed{seed}",
                      time=TimeControl(move_ms, bank_ms, startup_ms), faults=FaultPolicy(faults),
                      max_faults=max_faults, logs=str(folder.logs) if folder is not None else None,
-                     sandbox=SandboxSpec(policy=SandboxPolicy(sandbox), ponder=ponder))
+                     sandbox=SandboxSpec(policy=SandboxPolicy(sandbox), ponder=ponder, cpu_clock=clock == "cpu"))
     record = run_match(spec, console=None if (quiet or as_json) else _echo)
     if folder is not None:
         folder.append_record(record.to_dict())

@@ -82,6 +82,12 @@ _SLICE_S = 0.050
 _PAUSE_SLACK_S = 0.200
 
 
+def _cpu_backstop(timeout_s: float) -> float:
+    """The wall-clock limit of a request under the CPU clock: a bot that waits instead of
+    computing (sleeps, blocks) is still timed out."""
+    return 3 * timeout_s + 2.0
+
+
 def _describe_status(returncode: int) -> str:
     """``exited with code 3`` / ``killed by signal 9 (SIGKILL)``."""
     if returncode >= 0:
@@ -178,6 +184,7 @@ class BotProcess(Transport):
         self._new_session = new_session
         self._conf = Confinement(sandbox) if sandbox is not None else None
         self._paused_s = 0.0  # referee pauses seen during the current request
+        self._cpu_limit: float | None = None  # under the CPU clock: the seat's CPU seconds allowed
 
         self._proc: subprocess.Popen[bytes] | None = None
         self._returncode: int | None = None
@@ -434,8 +441,9 @@ class BotProcess(Transport):
         conf = self._conf
         if conf is not None and conf.frozen:
             conf.thaw()
+        cpu0 = self._start_cpu_clock(timeout_s)
         t0 = time.perf_counter()
-        deadline = t0 + timeout_s
+        deadline = t0 + (timeout_s if cpu0 is None else _cpu_backstop(timeout_s))
         self._paused_s = 0.0
         try:
             self._write(data, deadline, timeout_s)
@@ -446,8 +454,10 @@ class BotProcess(Transport):
                     # Writing what pipes take at once is never that slow: the referee was stopped.
                     self._paused_s = spent
                     deadline += spent
-            return self._read_line(t0, deadline, timeout_s)
+            answer = self._read_line(t0, deadline, timeout_s)
+            return answer if cpu0 is None else (answer[0], self._cpu_used(cpu0))
         finally:
+            self._cpu_limit = None
             if conf is not None:
                 conf.freeze()  # the fair clock: no thinking while others are asked
 
@@ -465,13 +475,29 @@ class BotProcess(Transport):
         conf = self._conf
         if conf is not None and conf.frozen:
             conf.thaw()
+        cpu0 = self._start_cpu_clock(timeout_s)
         t0 = time.perf_counter()
         self._paused_s = 0.0
         try:
-            return self._read_line(t0, t0 + timeout_s, timeout_s)
+            answer = self._read_line(t0, t0 + (timeout_s if cpu0 is None else _cpu_backstop(timeout_s)), timeout_s)
+            return answer if cpu0 is None else (answer[0], self._cpu_used(cpu0))
         finally:
+            self._cpu_limit = None
             if conf is not None:
                 conf.freeze()
+
+    def _start_cpu_clock(self, timeout_s: float) -> float | None:
+        """Under the CPU clock: the seat's CPU seconds now (and the limit is armed); else None."""
+        conf = self._conf
+        if conf is None or not conf.cpu_clock:
+            return None
+        cpu0 = conf.cpu_seconds()
+        self._cpu_limit = cpu0 + timeout_s
+        return cpu0
+
+    def _cpu_used(self, cpu0: float) -> float:
+        assert self._conf is not None
+        return max(0.0, self._conf.cpu_seconds() - cpu0)
 
     def discard_pending(self) -> int:
         """Drop buffered output and whatever stdout holds right now; return the byte count.
@@ -531,6 +557,11 @@ class BotProcess(Transport):
                     remaining = _DEATH_POLL_S
                 events = poll(remaining * 1000.0)
                 late = perf() - before - remaining
+                if self._cpu_limit is not None and self._conf is not None \
+                        and self._conf.cpu_seconds() > self._cpu_limit:
+                    raise self._limit_fault() or BotFault(
+                        FaultKind.TIMEOUT, f"used more than {round(timeout_s * 1000)} ms of CPU time"
+                                           " without answering")
                 if late > _PAUSE_SLACK_S:
                     # The referee was stopped meanwhile: nobody's clock ran.
                     self._paused_s += late

@@ -1,7 +1,7 @@
 """A control group per seat: memory and process limits, the freezer, and a sure kill.
 
 A bot's whole process tree lives in one cgroup of its own in the ``memory``,
-``pids`` and ``freezer`` controllers. The kernel then enforces the memory
+``pids``, ``freezer`` and ``cpuacct`` controllers. The kernel then enforces the memory
 and process limits on the tree as a whole (a fork bomb or a child that
 allocates counts like the bot itself), the freezer stops every process of
 the seat at once for the fair clock (a child that left the process group is
@@ -26,7 +26,7 @@ from referee.seat.limits import Limit, SeatLimits
 
 __all__ = ["CgroupRoots", "SeatCgroup", "cgroup_roots"]
 
-CONTROLLERS = ("memory", "pids", "freezer")
+CONTROLLERS = ("memory", "pids", "freezer", "cpuacct")
 _GROUP = "spades-referee"
 _counter = itertools.count(1)
 _counter_lock = threading.Lock()
@@ -143,6 +143,7 @@ class SeatCgroup:
         self.dirs: dict[str, Path] = {}
         self.limits = limits
         self._freezer_fd = -1
+        self._cpu_fd = -1
         self.frozen = False
         try:
             for controller, root in roots.roots.items():
@@ -163,6 +164,9 @@ class SeatCgroup:
             if freezer is not None:
                 # Kept open: freezing and thawing happen at every decision.
                 self._freezer_fd = os.open(freezer / "freezer.state", os.O_WRONLY)
+            cpu = self.dirs.get("cpuacct")
+            if cpu is not None:
+                self._cpu_fd = os.open(cpu / "cpuacct.usage", os.O_RDONLY)
         except OSError:
             self.remove()
             raise
@@ -176,6 +180,15 @@ class SeatCgroup:
     def can_freeze(self) -> bool:
         """Whether the freezer controller is in use."""
         return self._freezer_fd >= 0
+
+    @property
+    def can_count_cpu(self) -> bool:
+        """Whether the cpuacct controller is in use."""
+        return self._cpu_fd >= 0
+
+    def cpu_seconds(self) -> float:
+        """CPU time used by every process that was ever in the group, in seconds."""
+        return int(os.pread(self._cpu_fd, 32, 0)) / 1e9
 
     def add(self, pid: int) -> None:
         """Move process ``pid`` (and the children it forks from now on) into the seat's groups."""
@@ -243,9 +256,10 @@ class SeatCgroup:
 
     def remove(self) -> None:
         """Delete the groups (after :meth:`kill`); a group still busy is retried briefly."""
-        if self._freezer_fd >= 0:
-            os.close(self._freezer_fd)
-            self._freezer_fd = -1
+        for fd in (self._freezer_fd, self._cpu_fd):
+            if fd >= 0:
+                os.close(fd)
+        self._freezer_fd = self._cpu_fd = -1
         deadline = time.monotonic() + _REMOVE_S
         for d in list(self.dirs.values()):
             while True:

@@ -99,11 +99,12 @@ class SandboxSpec:
     ro_paths: tuple[str, ...] = ()
     rw_paths: tuple[str, ...] = ()
     ponder: bool = False
+    cpu_clock: bool = False  # charge the seat's CPU time (wall clock as a backstop) instead of wall time
 
     def to_dict(self) -> dict[str, Any]:
         """Plain JSON-ready data; :meth:`from_dict` reads it back."""
         return {"policy": self.policy.value, "limits": self.limits.to_dict(), "ro_paths": list(self.ro_paths),
-                "rw_paths": list(self.rw_paths), "ponder": self.ponder}
+                "rw_paths": list(self.rw_paths), "ponder": self.ponder, "cpu_clock": self.cpu_clock}
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> SandboxSpec:
@@ -112,7 +113,7 @@ class SandboxSpec:
                    limits=SeatLimits.from_dict(data.get("limits") or {}),
                    ro_paths=tuple(str(p) for p in data.get("ro_paths") or ()),
                    rw_paths=tuple(str(p) for p in data.get("rw_paths") or ()),
-                   ponder=bool(data.get("ponder", False)))
+                   ponder=bool(data.get("ponder", False)), cpu_clock=bool(data.get("cpu_clock", False)))
 
 
 @dataclasses.dataclass(frozen=True)
@@ -520,9 +521,8 @@ class Confinement:
     @property
     def fair_clock(self) -> str:
         """``freeze`` (not-on-turn seats are frozen), ``ponder`` (asked for), or ``none`` (no freezer)."""
-        if self.spec.ponder:
-            return "ponder"
-        return "freeze" if self._can_freeze else "none"
+        base = "ponder" if self.spec.ponder else "freeze" if self._can_freeze else "none"
+        return base + "+cpu" if self.spec.cpu_clock and "cpuacct" in self._controllers else base
 
     def freeze(self) -> None:
         """Stop the whole seat (between its requests, under the fair clock)."""
@@ -539,6 +539,16 @@ class Confinement:
                 self.cgroup.thaw()
             except OSError:
                 pass
+
+    @property
+    def cpu_clock(self) -> bool:
+        """Whether requests are charged the seat's CPU time (asked for, and a cpuacct group exists)."""
+        return self.spec.cpu_clock and self.cgroup is not None and self.cgroup.can_count_cpu
+
+    def cpu_seconds(self) -> float:
+        """CPU seconds used so far by every process of the seat."""
+        assert self.cgroup is not None
+        return self.cgroup.cpu_seconds()
 
     @property
     def frozen(self) -> bool:

@@ -81,11 +81,13 @@ class TournamentConfig:
     output: Path = Path("results")
     sandbox: SandboxPolicy = SandboxPolicy.AUTO
     ponder: bool = False  # let bots run while others think (off: the fair clock freezes them)
+    clock: str = "wall"  # "wall": a request is charged its wall time; "cpu": the seat's CPU time
     limits: SeatLimits = dataclasses.field(default_factory=SeatLimits)
 
     def bot_sandbox(self, bot: BotEntry) -> SandboxSpec:
         """The sandbox a bot plays in: the tournament's policy and limits, with its own overrides."""
         return SandboxSpec(policy=self.sandbox, limits=bot.limits or self.limits, ponder=self.ponder,
+                           cpu_clock=self.clock == "cpu",
                            ro_paths=tuple(os.fspath(p) for p in bot.extra_ro_paths),
                            rw_paths=tuple(os.fspath(p) for p in bot.extra_rw_paths))
 
@@ -131,7 +133,8 @@ class TournamentConfig:
             "matches_per_pairing": self.matches_per_pairing, "duplicate": self.duplicate,
             "concurrency": self.concurrency, "rules": self.rules.to_dict(), "time": self.time.to_dict(),
             "faults": self.faults.value, "max_faults": self.max_faults, "output": ".", "bots": [],
-            "sandbox": self.sandbox.value, "ponder": self.ponder, "limits": self.limits.to_dict(),
+            "sandbox": self.sandbox.value, "ponder": self.ponder, "clock": self.clock,
+            "limits": self.limits.to_dict(),
         }
         for b in self.bots:
             entry: dict[str, Any] = {"name": b.name, "command": list(b.command),
@@ -211,7 +214,7 @@ def format_path(path: KeyPath) -> str:
 # ----------------------------------------------------------------- key tables
 
 _TOP_KEYS = ("name", "variant", "seed", "format", "matches_per_pairing", "duplicate", "concurrency", "rules",
-             "time", "faults", "max_faults", "output", "bots", "sandbox", "ponder", "limits")
+             "time", "faults", "max_faults", "output", "bots", "sandbox", "ponder", "clock", "limits")
 _LIMIT_KEYS = tuple(limit.value for limit in Limit)
 _BOT_KEYS = ("name", "command", "cwd", "env", "time", "extra_ro_paths", "extra_rw_paths") + _LIMIT_KEYS
 _TIME_KEYS = ("move_ms", "bank_ms", "startup_ms")
@@ -490,6 +493,7 @@ class _Checker:
         sandbox = self.choice(top.get("sandbox", _DEFAULTS["sandbox"].value), ("sandbox",),
                               [p.value for p in SandboxPolicy])
         ponder = self.boolean(top.get("ponder", _DEFAULTS["ponder"]), ("ponder",))
+        clock = self.choice(top.get("clock", _DEFAULTS["clock"]), ("clock",), ["wall", "cpu"])
         limits = self.limits(self.mapping(top.get("limits"), ("limits",), _LIMIT_KEYS, "resource limits") or {},
                              ("limits",), SeatLimits())
         self._base_limits = limits or SeatLimits()
@@ -500,12 +504,12 @@ class _Checker:
             return None
         assert variant and seed is not None and fmt and per and duplicate is not None and concurrency
         assert rules and time_control and faults and max_faults and output and bots is not None and name
-        assert sandbox and ponder is not None and limits is not None
+        assert sandbox and ponder is not None and limits is not None and clock
         return TournamentConfig(
             path=None, name=name, variant=variant, bots=tuple(bots), seed=seed, format=fmt,
             matches_per_pairing=per, duplicate=duplicate, concurrency=concurrency, rules=rules,
             time=time_control, faults=FaultPolicy(faults), max_faults=max_faults, output=output,
-            sandbox=SandboxPolicy(sandbox), ponder=ponder, limits=limits)
+            sandbox=SandboxPolicy(sandbox), ponder=ponder, clock=clock, limits=limits)
 
     def bots(self, value: Any, base_time: TimeControl, check_commands: bool) -> list[BotEntry] | None:
         path: KeyPath = ("bots",)
