@@ -45,7 +45,6 @@ import stat
 import subprocess
 import sys
 import threading
-from pathlib import Path
 from typing import Any, Mapping, Sequence
 
 from referee.seat.cgroups import CgroupRoots, SeatCgroup, cgroup_roots
@@ -249,6 +248,13 @@ def _python_module_dir(module: str, cwd: str, env: Mapping[str, str]) -> str | N
     return os.path.dirname(spec.origin)
 
 
+def _char_device(path: str) -> bool:
+    try:
+        return stat.S_ISCHR(os.stat(path).st_mode)
+    except OSError:
+        return False
+
+
 def _tty(path: str) -> bool:
     try:
         return stat.S_ISCHR(os.stat(path).st_mode) and path.startswith("/dev/pts/")
@@ -321,7 +327,7 @@ def bot_paths(argv: Sequence[str], cwd: str, env: Mapping[str, str], spec: Sandb
     ro.extend(os.path.realpath(p) for p in spec.ro_paths)
     rw = [os.path.realpath(p) for p in spec.rw_paths]
     for path in rw:
-        if _tty(path):
+        if _char_device(path):  # a device needs a device bind (plain binds are nodev)
             dev.append(path)
     rw = [p for p in rw if p not in dev]
     return _Paths(ro=_outermost([p for p in ro if os.path.exists(p) and not _under(p, _SYSTEM)]),

@@ -6,15 +6,13 @@ import json
 import os
 import signal
 import subprocess
-import sys
 import time
 from pathlib import Path
 
 import pytest
 
-from referee.game.rules import Rules, Variant
+from referee.game.rules import Variant
 from referee.match import MatchSpec
-from referee.seat.clock import TimeControl
 from referee.seat.limits import Limit, SeatLimits
 from referee.seat.sandbox import BWRAP_ENV, SandboxPolicy, SandboxSpec, detect
 from referee.seat.spec import SeatSpec
@@ -118,52 +116,42 @@ def test_check_bot_runs_the_bot_in_the_sandbox() -> None:
     assert "COMPLIANT" in done.stdout
 
 
-@needs_sandbox
-def test_the_referees_own_pauses_are_never_charged(tmp_path: Path, marker: str) -> None:
-    """The referee is stopped (SIGSTOP) for 1.5 s at a time, three times, while a bot needing
-    150 ms of 300 ms per move plays: nobody's clock runs, nobody times out."""
-    fair = f"{PY} {ATTACKS / 'fair.py'}"
+def _stopped_match(marker: str, bot: str, args: list[str], stops: int, stop_s: float) -> dict:
+    """Play ``spades match`` in a child process, SIGSTOP it ``stops`` times for ``stop_s`` each; its record."""
     proc = subprocess.Popen(
-        [PY, "-m", "referee.cli", "match", "--variant", "two-player", "--bot", fair, "--bot", fair,
-         "--move-ms", "300", "--bank-ms", "0", "--target", "100", "--rule", "max_hands=1", "--clock", "cpu",
-         "--json"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT,
+        [PY, "-m", "referee.cli", "match", "--variant", "two-player", "--bot", bot, "--bot", bot, "--bank-ms", "0",
+         "--target", "100", "--json", *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT,
         env={**os.environ, "PYTHONPATH": str(ROOT), marker: "1"})
     try:
         time.sleep(1.5)
-        for _ in range(3):
+        for _ in range(stops):
             proc.send_signal(signal.SIGSTOP)
-            time.sleep(1.5)
+            time.sleep(stop_s)
             proc.send_signal(signal.SIGCONT)
-            time.sleep(0.5)
+            time.sleep(0.4)
         out, err = proc.communicate(timeout=120)
     finally:
         proc.kill()
     assert proc.returncode == 0, err
-    record = json.loads(out)
-    assert record["faults"] == [] and record["reason"] in ("target", "max_hands")
+    record: dict = json.loads(out)
+    assert record["faults"] == [], record["faults"]
+    assert record["reason"] in ("target", "max_hands")
+    return record
+
+
+@needs_sandbox
+def test_the_referees_own_pauses_are_never_charged(marker: str) -> None:
+    """The referee is stopped (SIGSTOP) for 1.5 s at a time, three times, while a bot needing
+    150 ms of 300 ms per move plays under the CPU clock: nobody's clock runs, nobody times out."""
+    record = _stopped_match(marker, f"{PY} {ATTACKS / 'fair.py'}",
+                            ["--move-ms", "300", "--rule", "max_hands=1", "--clock", "cpu"], 3, 1.5)
     assert min(s["decisions"] for s in record["stats"]) > 5
 
 
 @needs_sandbox
-def test_the_wall_clock_does_not_charge_referee_pauses_either(tmp_path: Path, marker: str) -> None:
-    """Same, under the default wall clock, with a bot that sleeps 20 ms a move (no CPU: load cannot make it late)."""
-    bot = f"{PY} {ATTACKS / 'sleepy.py'}"
-    proc = subprocess.Popen(
-        [PY, "-m", "referee.cli", "match", "--variant", "two-player", "--bot", bot, "--bot", bot, "--move-ms", "400",
-         "--bank-ms", "0", "--target", "100", "--rule", "max_hands=6", "--json"],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT,
-        env={**os.environ, "PYTHONPATH": str(ROOT), marker: "1"})
-    try:
-        time.sleep(1.0)
-        for _ in range(3):
-            proc.send_signal(signal.SIGSTOP)
-            time.sleep(1.0)
-            proc.send_signal(signal.SIGCONT)
-            time.sleep(0.3)
-        out, err = proc.communicate(timeout=120)
-    finally:
-        proc.kill()
-    assert proc.returncode == 0, err
-    record = json.loads(out)
-    assert record["faults"] == [], record["faults"]
+def test_the_wall_clock_does_not_charge_referee_pauses_either(marker: str) -> None:
+    """Same under the default wall clock, 3 stops of 1 s, with a bot that sleeps 20 ms a move
+    (no CPU: load cannot make it late). Fails with the pause correction turned off."""
+    record = _stopped_match(marker, f"{PY} {ATTACKS / 'sleepy.py'}", ["--move-ms", "400", "--rule", "max_hands=6"],
+                            3, 1.0)
     assert max(s["max_ms"] for s in record["stats"]) < 400
