@@ -18,6 +18,7 @@ from __future__ import annotations
 import itertools
 import os
 import signal
+import subprocess
 import threading
 import time
 from pathlib import Path
@@ -31,6 +32,41 @@ _GROUP = "spades-referee"
 _counter = itertools.count(1)
 _counter_lock = threading.Lock()
 _REMOVE_S = 2.0
+
+# The reaper: a tiny shell that outlives this process. When the referee dies
+# without ending its seats (SIGKILL, a crash), a frozen seat could not even
+# die (a frozen task holds its SIGKILL), so the reaper, seeing end-of-file on
+# its stdin, thaws and kills every seat group of this referee and removes it.
+_REAPER = r"""
+trap '' INT TERM HUP QUIT
+read _ignored
+pid=$1; shift
+for root in "$@"; do
+  for g in "$root"/seat-$pid-*; do
+    [ -d "$g" ] || continue
+    [ -f "$g/freezer.state" ] && echo THAWED > "$g/freezer.state"
+    for p in $(cat "$g/cgroup.procs"); do kill -9 "$p" 2>/dev/null; done
+  done
+done
+sleep 1
+for root in "$@"; do rmdir "$root"/seat-$pid-* 2>/dev/null; done
+exit 0
+"""
+_reaper: subprocess.Popen[bytes] | None = None
+_reaper_pid = -1  # the referee process the reaper watches (a forked worker needs its own)
+
+
+def _ensure_reaper(roots: CgroupRoots) -> None:
+    """Start this process's reaper once (see ``_REAPER``)."""
+    global _reaper, _reaper_pid
+    with _counter_lock:
+        if _reaper is not None and _reaper_pid == os.getpid() and _reaper.poll() is None:
+            return
+        _reaper = subprocess.Popen(
+            ["/bin/sh", "-c", _REAPER, "spades-reaper", str(os.getpid()), *map(str, roots.roots.values())],
+            stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, close_fds=True,
+            start_new_session=True, env={"PATH": "/usr/bin:/bin"})
+        _reaper_pid = os.getpid()
 
 
 class CgroupRoots:
@@ -137,6 +173,7 @@ class SeatCgroup:
 
     def __init__(self, roots: CgroupRoots, limits: SeatLimits) -> None:
         """Create the groups and set the limits; ``OSError`` if the kernel refuses."""
+        _ensure_reaper(roots)
         with _counter_lock:
             n = next(_counter)
         name = f"seat-{os.getpid()}-{n}"
