@@ -324,12 +324,16 @@ def bot_paths(argv: Sequence[str], cwd: str, env: Mapping[str, str], spec: Sandb
     for value in env.values():
         if value.startswith("/dev/pts/") and _tty(value):
             dev.append(value)
-    ro.extend(os.path.realpath(p) for p in spec.ro_paths)
     rw = [os.path.realpath(p) for p in spec.rw_paths]
     for path in rw:
         if _char_device(path):  # a device needs a device bind (plain binds are nodev)
             dev.append(path)
     rw = [p for p in rw if p not in dev]
+    home = os.path.realpath(os.path.expanduser("~"))
+    # Found automatically, a whole top-level folder or the home folder is far more than a
+    # bot's own folder (`--log /tmp/x` must not bind all of /tmp): only extra_ro_paths give those.
+    ro = [p for p in ro if p.count("/") > 1 and p != home]
+    ro.extend(os.path.realpath(p) for p in spec.ro_paths)
     return _Paths(ro=_outermost([p for p in ro if os.path.exists(p) and not _under(p, _SYSTEM)]),
                   rw=_outermost(rw), dev=sorted(set(dev)))
 
@@ -425,13 +429,6 @@ class Confinement:
                 out += ["--symlink", os.readlink(path), path]
             elif os.path.isdir(path):
                 out += ["--ro-bind", path, path]
-        etc = [path for pattern in _ETC for path in sorted(glob.glob(pattern))]
-        binds = etc + paths.ro + paths.rw + [workdir]
-        # bwrap (as root) makes the folders above a mount point 0700; the bot must traverse them.
-        for folder in sorted({a for p in binds for a in _ancestors(p)} - set(_SYSTEM), key=lambda a: a.count("/")):
-            out += ["--perms", "0755", "--dir", folder]
-        for path in etc:
-            out += ["--ro-bind", path, path]
         out += ["--proc", "/proc", "--dev", "/dev"]
         if paths.dev:
             # A terminal is bound at its own path; the sandbox's fresh devpts has no room for it.
@@ -439,8 +436,20 @@ class Confinement:
         scratch = str(lim.scratch_mb << 20)
         out += ["--perms", "1777", "--size", scratch, "--tmpfs", "/tmp",
                 "--perms", "1777", "--size", scratch, "--tmpfs", SCRATCH]
-        # The working folder exists even when nothing in it is bound (then it is empty).
-        out += ["--perms", "0755", "--dir", workdir]
+        etc = [path for pattern in _ETC for path in sorted(glob.glob(pattern))]
+        # bwrap (as root) makes the folders above a mount point 0700; the bot must traverse
+        # them. Made after the tmpfs mounts, which would hide them, and never inside a
+        # read-only system bind, where nothing can be made.
+        mounted = ("/tmp", SCRATCH, "/proc", "/dev")
+        folders = {a for p in etc + paths.ro + paths.rw + [workdir] for a in _ancestors(p)
+                   if a not in mounted and not _under(a, _SYSTEM)}
+        for folder in sorted(folders, key=lambda a: a.count("/")):
+            out += ["--perms", "0755", "--dir", folder]
+        for path in etc:
+            out += ["--ro-bind", path, path]
+        if workdir != "/" and not _under(workdir, _SYSTEM):
+            # The working folder exists even when nothing in it is bound (then it is empty).
+            out += ["--perms", "0755", "--dir", workdir]
         for path in paths.ro:
             out += ["--ro-bind", path, path]
         for path in paths.rw:
