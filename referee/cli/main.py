@@ -108,7 +108,7 @@ def cli() -> None:
 @click.option("--ponder", is_flag=True, help="Let bots run while another seat thinks (default: frozen).")
 @click.option("--clock", type=click.Choice(["wall", "cpu"]), default="wall", show_default=True,
               help="Charge each answer its wall time, or the CPU time of the bot's processes (wall clock as a "
-                   "backstop: 3x the allowance + 2 s).")
+                   "backstop: 10x the allowance + 5 s).")
 def match_command(variant: str, bots: tuple[str, ...], names: tuple[str, ...], seed: int, target: int | None,
                   rule_pairs: tuple[str, ...], move_ms: int, bank_ms: int, startup_ms: int, faults: str,
                   max_faults: int, output: Path | None, match_id: str | None, quiet: bool, as_json: bool,

@@ -84,8 +84,9 @@ _PAUSE_SLACK_S = 0.200
 
 def _cpu_backstop(timeout_s: float) -> float:
     """The wall-clock limit of a request under the CPU clock: a bot that waits instead of
-    computing (sleeps, blocks) is still timed out."""
-    return 3 * timeout_s + 2.0
+    computing (sleeps, blocks) is still timed out. Generous, because the CPU clock is
+    for loaded machines, where a bot may wait long for a core."""
+    return 10 * timeout_s + 5.0
 
 
 def _describe_status(returncode: int) -> str:
@@ -847,7 +848,13 @@ class BotProcess(Transport):
         return BotFault(FaultKind.CRASH, f"cannot write to its stdin: {exc}")
 
     def _timeout_fault(self, timeout_s: float) -> BotFault:
-        return self._limit_fault() or BotFault.timeout(timeout_s)
+        limit = self._limit_fault()
+        if limit is not None:
+            return limit
+        if self._cpu_limit is not None:
+            return BotFault(FaultKind.TIMEOUT, f"no answer within {round(_cpu_backstop(timeout_s) * 1000)} ms of wall"
+                                               " time (the CPU clock's backstop)")
+        return BotFault.timeout(timeout_s)
 
     def _oversize_fault(self, size: int, *, complete: bool) -> BotFault:
         if complete:
