@@ -1,8 +1,10 @@
 """What the sandbox costs, and which fair clock holds against the spinning-children attack.
 
-1. Start-up: start ``bench/minimal_bot.py``, answer hello, close it, ``--starts``
-   times, in the sandbox (``auto``: bwrap namespaces, cgroup, limits) and as a
-   plain process (``none``): milliseconds per start, wall time.
+1. Start-up: start a bot that answers hello at once (a shell one-liner, so the
+   sandbox's own cost is not hidden behind an interpreter's start), answer
+   hello, close it, ``--starts`` times, in the sandbox (``auto``: bwrap
+   namespaces, cgroup, limits) and as a plain process (``none``): median
+   milliseconds per start, wall time and CPU time of everything involved.
 2. Per decision: a whole two-player match of two minimal bots, with the
    sandbox and the fair clock (frozen between requests) and without: CPU
    microseconds per decision of the whole run (referee + bots, measured in a
@@ -41,22 +43,24 @@ from referee.seat.sandbox import SandboxPolicy, SandboxSpec, detect  # noqa: E40
 from referee.seat.spec import SeatSpec  # noqa: E402
 
 BOT = [sys.executable, str(HERE / "minimal_bot.py")]
+SHELL_BOT = ["/bin/sh", "-c", 'read line; echo \'{"id":0,"name":"sh"}\'; while read line; do :; done']
 ATTACKS = HERE.parent / "tests" / "security" / "bots"
 HELLO = ('{"type":"hello","id":0,"protocol":1,"match":"bench","variant":"two-player","seat":0,'
          '"players":["a","b"],"rules":{},"time":{"move_ms":1000,"bank_ms":0}}')
 
 
-def start_ms(policy: SandboxPolicy, n: int) -> float:
-    """Median milliseconds to start a bot, get its hello answer and end it."""
-    times = []
+def start_ms(policy: SandboxPolicy, n: int) -> tuple[float, float]:
+    """Median (wall ms, CPU ms) to start a bot, get its hello answer and end it."""
+    walls, cpus = [], []
     for _ in range(n):
-        t0 = time.perf_counter()
-        bot = BotProcess(BOT, name="bench", sandbox=SandboxSpec(policy=policy))
+        t0, c0 = time.perf_counter(), cpu_now()
+        bot = BotProcess(SHELL_BOT, name="bench", sandbox=SandboxSpec(policy=policy))
         bot.start()
         bot.request(HELLO, 10.0)
         bot.close(grace_s=1.0)
-        times.append((time.perf_counter() - t0) * 1000)
-    return statistics.median(times)
+        walls.append((time.perf_counter() - t0) * 1000)
+        cpus.append((cpu_now() - c0) * 1000)
+    return statistics.median(walls), statistics.median(cpus)
 
 
 def decision_cost(policy: SandboxPolicy, seed: int) -> tuple[float, float, int]:
@@ -98,9 +102,10 @@ def main() -> int:
           f"{host.cgroups.controllers if host.cgroups else host.cgroup_problem}  "
           f"load average: {os.getloadavg()[0]:.2f}", flush=True)
     auto, none = SandboxPolicy.AUTO, SandboxPolicy.NONE
-    s_auto, s_none = start_ms(auto, args.starts), start_ms(none, args.starts)
-    print(f"start + hello + close, median of {args.starts}: sandbox {s_auto:6.1f} ms, none {s_none:6.1f} ms, "
-          f"+{s_auto - s_none:.1f} ms per bot start", flush=True)
+    (w_auto, c_auto), (w_none, c_none) = start_ms(auto, args.starts), start_ms(none, args.starts)
+    print(f"start + hello + close, median of {args.starts}: wall sandbox {w_auto:6.1f} ms, none {w_none:6.1f} ms "
+          f"(+{w_auto - w_none:.1f} ms); CPU sandbox {c_auto:6.1f} ms, none {c_none:6.1f} ms "
+          f"(+{c_auto - c_none:.1f} ms per bot start)", flush=True)
     rows = {auto: [], none: []}
     for m in range(args.matches):
         for policy in (auto, none):
