@@ -26,6 +26,10 @@ Design points, and why:
 * **stderr never blocks the bot.** A daemon thread drains stderr continuously
   into a capped log file; past the cap it keeps reading and discarding, so a
   bot that floods stderr cannot wedge itself on a full pipe.
+* **Sandboxed by default** (``sandbox``, :mod:`referee.seat.sandbox`): the
+  command runs inside bubblewrap, its cgroup, limits and its own uid; the seat
+  is frozen between its requests (the fair clock), and a crash or timeout
+  caused by a limit becomes a ``limit`` fault naming it.
 * **Nothing survives close().** :meth:`BotProcess.close` escalates from EOF
   on stdin to SIGTERM to SIGKILL on the whole process group, also kills
   descendants that moved to another group (found through
