@@ -464,7 +464,7 @@ class BotProcess(Transport):
         finally:
             self._cpu_limit = None
             if conf is not None:
-                conf.freeze()  # the fair clock: no thinking while others are asked
+                conf.answered()  # the fair clock: no thinking while others are asked
 
     def read_line(self, timeout_s: float) -> tuple[str, float]:
         """Read one more line without writing anything, within ``timeout_s``.
@@ -489,7 +489,7 @@ class BotProcess(Transport):
         finally:
             self._cpu_limit = None
             if conf is not None:
-                conf.freeze()
+                conf.answered()
 
     def _start_cpu_clock(self, timeout_s: float) -> float | None:
         """Under the CPU clock: the seat's CPU seconds now (and the limit is armed); else None."""

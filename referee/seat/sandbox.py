@@ -396,6 +396,7 @@ class Confinement:
         self._warnings = self.host.warnings(spec.policy)
         self._controllers: tuple[str, ...] = ()  # kept for the record after the cgroup is gone
         self._can_freeze = False
+        self._sandbox_pid = -1  # the sandbox's first process, until its scratch space is pinned
 
     # -- start
 
@@ -496,11 +497,7 @@ class Confinement:
             except (OSError, ValueError):
                 pass
         if self.namespaces:
-            for folder in ("tmp", SCRATCH.strip("/")):
-                try:  # pinned: the sizes can be checked after the namespace is gone
-                    self._scratch_fds.append(os.open(f"/proc/{target}/root/{folder}", os.O_RDONLY | os.O_DIRECTORY))
-                except OSError:
-                    pass
+            self._sandbox_pid = target
             try:
                 os.write(self._block_w, b"1")
             except BrokenPipeError:
@@ -538,6 +535,31 @@ class Confinement:
         """``freeze`` (not-on-turn seats are frozen), ``ponder`` (asked for), or ``none`` (no freezer)."""
         base = "ponder" if self.spec.ponder else "freeze" if self._can_freeze else "none"
         return base + "+cpu" if self.spec.cpu_clock and "cpuacct" in self._controllers else base
+
+    def answered(self) -> None:
+        """The bot answered (or failed to): pin its scratch space once, then freeze it."""
+        if self._sandbox_pid > 0:
+            self._pin_scratch(self._sandbox_pid)
+            self._sandbox_pid = -1
+        self.freeze()
+
+    def _pin_scratch(self, pid: int) -> None:
+        """Hold the sandbox's /tmp and scratch folder open, so their contents can be checked for
+        a limit after the namespace is gone. Only once the sandbox is built (its first answer):
+        before that, /proc/<pid>/root is still the host's root."""
+        try:
+            host_tmp = os.stat("/tmp").st_dev
+        except OSError:
+            host_tmp = -1
+        for folder in ("tmp", SCRATCH.strip("/")):
+            try:
+                fd = os.open(f"/proc/{pid}/root/{folder}", os.O_RDONLY | os.O_DIRECTORY)
+            except OSError:
+                continue
+            if os.fstat(fd).st_dev == host_tmp:
+                os.close(fd)  # not the sandbox's own tmpfs (it is gone, or not built)
+                continue
+            self._scratch_fds.append(fd)
 
     def freeze(self) -> None:
         """Stop the whole seat (between its requests, under the fair clock)."""
