@@ -39,28 +39,24 @@ import json
 import os
 import resource
 import select
-import shlex
 import shutil
-import stat
 import subprocess
-import sys
 import threading
 from typing import Any, Mapping, Sequence
 
 from referee.seat.cgroups import CgroupRoots, SeatCgroup, cgroup_roots
 from referee.seat.faults import BotFault, FaultKind
 from referee.seat.limits import Limit, SeatLimits
+from referee.seat.sandbox_paths import SYSTEM_PATHS, ancestors, bot_paths, under, world_readable
 
 __all__ = ["SandboxPolicy", "SandboxSpec", "SandboxUnavailable", "Host", "Confinement", "detect",
-           "check_policy", "policy_warnings", "SCRATCH", "BWRAP_ENV"]
+           "check_policy", "SCRATCH", "BWRAP_ENV"]
 
 #: The writable scratch folder inside the sandbox (also ``$HOME``).
 SCRATCH = "/scratch"
 #: Environment variable naming the bwrap program to use; empty means "none" (no namespaces).
 BWRAP_ENV = "SPADES_BWRAP"
 
-# Read-only system paths every interpreter needs (bound when present; symlinks kept).
-_SYSTEM = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32")
 _ETC = ("/etc/alternatives", "/etc/ld.so.cache", "/etc/ld.so.conf", "/etc/ld.so.conf.d", "/etc/localtime",
         "/etc/ssl", "/etc/ca-certificates", "/etc/nsswitch.conf", "/etc/passwd", "/etc/group", "/etc/hosts",
         "/etc/java-*", "/etc/python3*", "/etc/timezone", "/etc/mime.types")
@@ -203,165 +199,6 @@ def check_policy(policy: SandboxPolicy) -> list[str]:
     return host.warnings(policy)
 
 
-def policy_warnings(policy: SandboxPolicy) -> list[str]:
-    """The warnings of :func:`check_policy`, with ``required`` failures as warnings too."""
-    try:
-        return check_policy(policy)
-    except SandboxUnavailable as exc:
-        return [str(exc)]
-
-
-# ---------------------------------------------------------------------- paths
-
-def _under(path: str, roots: Sequence[str]) -> bool:
-    return any(path == r or path.startswith(r.rstrip("/") + "/") for r in roots)
-
-
-def _install_root(path: str) -> str:
-    """``/opt/node/bin/node`` -> ``/opt/node``: the folder an interpreter lives in."""
-    parent = os.path.dirname(path)
-    if os.path.basename(parent) in ("bin", "shims", "sbin"):
-        return os.path.dirname(parent)
-    return parent
-
-
-def _python_module_dir(module: str, cwd: str, env: Mapping[str, str]) -> str | None:
-    """Where ``python -m module`` finds its top package: cwd, PYTHONPATH, else this environment."""
-    top = module.split(".")[0]
-    if not top:
-        return None
-    roots = [cwd] + [p for p in env.get("PYTHONPATH", "").split(os.pathsep) if p]
-    for root in roots:
-        base = os.path.join(root if os.path.isabs(root) else os.path.join(cwd, root), top)
-        if os.path.isdir(base):
-            return base
-        if os.path.isfile(base + ".py"):
-            return os.path.dirname(base)
-    try:
-        spec = importlib.util.find_spec(top)
-    except (ImportError, ValueError):
-        return None
-    if spec is None or spec.origin in (None, "built-in", "frozen"):
-        return None
-    if spec.submodule_search_locations:
-        return os.path.dirname(spec.origin) if spec.origin else None
-    return os.path.dirname(spec.origin)
-
-
-def _char_device(path: str) -> bool:
-    try:
-        return stat.S_ISCHR(os.stat(path).st_mode)
-    except OSError:
-        return False
-
-
-def _tty(path: str) -> bool:
-    try:
-        return stat.S_ISCHR(os.stat(path).st_mode) and path.startswith("/dev/pts/")
-    except OSError:
-        return False
-
-
-@dataclasses.dataclass
-class _Paths:
-    ro: list[str]  # folders and files to bind read-only
-    rw: list[str]  # files and folders to bind read-write (the config's rw_paths)
-    dev: list[str]  # terminals to bind
-
-
-def bot_paths(argv: Sequence[str], cwd: str, env: Mapping[str, str], spec: SandboxSpec) -> _Paths:
-    """What a bot's command needs to see, found from the command itself.
-
-    The folders of the files it names (its script, its program, a jar), the
-    package of ``python -m``, the interpreter installations on its ``PATH``,
-    the referee's own Python, terminals it names in its arguments or
-    environment, and the extra paths of its config entry.
-    """
-    ro: list[str] = []
-    dev: list[str] = []
-
-    def add_named(word: str) -> None:
-        if not word or word.startswith("-") and "=" not in word:
-            return
-        if word.startswith("-"):
-            word = word.split("=", 1)[1]
-        path = os.path.realpath(os.path.join(cwd, os.path.expanduser(word)))
-        if path == "/" or not os.path.exists(path):
-            return
-        if _tty(path):
-            dev.append(path)
-        elif os.path.isdir(path):
-            ro.append(path)
-        else:
-            ro.append(os.path.dirname(path))
-
-    words = list(argv[1:])
-    for word in argv[1:]:
-        if " " in word:  # a command given as an argument (the human adapter's --partner-bot)
-            try:
-                words.extend(shlex.split(word))
-            except ValueError:
-                pass
-    for i, word in enumerate(words):
-        if word == "-m" and i + 1 < len(words):
-            found = _python_module_dir(words[i + 1], cwd, env)
-            if found is not None:
-                ro.append(os.path.realpath(found))
-        add_named(word)
-    program = argv[0]
-    search = env.get("PATH", os.defpath)
-    if "/" in program:
-        add_named(program)
-    else:
-        found_exe = shutil.which(program, path=search)
-        if found_exe is not None:
-            ro.append(_install_root(os.path.realpath(found_exe)))
-    for entry in search.split(os.pathsep):
-        if entry and os.path.isabs(entry) and os.path.isdir(entry):
-            ro.append(_install_root(os.path.join(os.path.realpath(entry), "x")))
-    for prefix in {sys.prefix, sys.base_prefix, sys.exec_prefix}:
-        ro.append(os.path.realpath(prefix))
-    for value in env.values():
-        if value.startswith("/dev/pts/") and _tty(value):
-            dev.append(value)
-    rw = [os.path.realpath(p) for p in spec.rw_paths]
-    for path in rw:
-        if _char_device(path):  # a device needs a device bind (plain binds are nodev)
-            dev.append(path)
-    rw = [p for p in rw if p not in dev]
-    home = os.path.realpath(os.path.expanduser("~"))
-    # Found automatically, a whole top-level folder or the home folder is far more than a
-    # bot's own folder (`--log /tmp/x` must not bind all of /tmp): only extra_ro_paths give those.
-    ro = [p for p in ro if p.count("/") > 1 and p != home]
-    ro.extend(os.path.realpath(p) for p in spec.ro_paths)
-    return _Paths(ro=_outermost([p for p in ro if os.path.exists(p) and not _under(p, _SYSTEM)]),
-                  rw=_outermost(rw), dev=sorted(set(dev)))
-
-
-def _ancestors(path: str) -> list[str]:
-    """``/a/b/c`` -> ``/a``, ``/a/b``: the folders above a path, "/" left out."""
-    parts = path.strip("/").split("/")[:-1]
-    return ["/" + "/".join(parts[:i]) for i in range(1, len(parts) + 1)]
-
-
-def _outermost(paths: list[str]) -> list[str]:
-    """The paths with every one inside another dropped, sorted."""
-    out: list[str] = []
-    for p in sorted(set(paths)):
-        if not out or not _under(p, out):
-            out.append(p)
-    return out
-
-
-def _world_readable(path: str) -> bool:
-    try:
-        mode = os.stat(path).st_mode
-    except OSError:
-        return False
-    need = (stat.S_IROTH | stat.S_IXOTH) if stat.S_ISDIR(mode) else stat.S_IROTH
-    return mode & need == need
-
-
 def _next_uid() -> int:
     with _uid_lock:
         n = next(_uid_counter)
@@ -414,7 +251,7 @@ class Confinement:
         if not self.namespaces:
             return list(argv), ()
         workdir = os.path.realpath(cwd or os.getcwd())
-        paths = bot_paths(argv, workdir, env, self.spec)
+        paths = bot_paths(argv, workdir, env, self.spec.ro_paths, self.spec.rw_paths)
         lim = self.spec.limits
         info_r, info_w = os.pipe()
         block_r, block_w = os.pipe()
@@ -425,7 +262,7 @@ class Confinement:
                "--block-fd", str(block_r)]
         if not self.host.root:
             out.insert(1, "--unshare-user")
-        for path in _SYSTEM:
+        for path in SYSTEM_PATHS:
             if os.path.islink(path):
                 out += ["--symlink", os.readlink(path), path]
             elif os.path.isdir(path):
@@ -442,13 +279,13 @@ class Confinement:
         # them. Made after the tmpfs mounts, which would hide them, and never inside a
         # read-only system bind, where nothing can be made.
         mounted = ("/tmp", SCRATCH, "/proc", "/dev")
-        folders = {a for p in etc + paths.ro + paths.rw + [workdir] for a in _ancestors(p)
-                   if a not in mounted and not _under(a, _SYSTEM)}
+        folders = {a for p in etc + paths.ro + paths.rw + [workdir] for a in ancestors(p)
+                   if a not in mounted and not under(a, SYSTEM_PATHS)}
         for folder in sorted(folders, key=lambda a: a.count("/")):
             out += ["--perms", "0755", "--dir", folder]
         for path in etc:
             out += ["--ro-bind", path, path]
-        if workdir != "/" and not _under(workdir, _SYSTEM):
+        if workdir != "/" and not under(workdir, SYSTEM_PATHS):
             # The working folder exists even when nothing in it is bound (then it is empty).
             out += ["--perms", "0755", "--dir", workdir]
         for path in paths.ro:
@@ -460,7 +297,7 @@ class Confinement:
         out += ["--chdir", workdir, "--setenv", "HOME", SCRATCH, "--setenv", "SPADES_SCRATCH", SCRATCH,
                 "--setenv", "TMPDIR", "/tmp", "--"]
         if self.host.root and self.host.setpriv is not None and all(
-                _world_readable(p) for p in paths.ro) and not paths.dev and not paths.rw:
+                world_readable(p) for p in paths.ro) and not paths.dev and not paths.rw:
             self.uid = _next_uid()
             out += [self.host.setpriv, "--reuid", str(self.uid), "--regid", str(self.uid), "--clear-groups", "--"]
         return out + list(argv), self._pass
