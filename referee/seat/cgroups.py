@@ -289,7 +289,7 @@ class SeatCgroup:
                     pass
             if time.monotonic() > deadline:
                 return
-            time.sleep(0.005)
+            time.sleep(0.001)
 
     def remove(self) -> None:
         """Delete the groups (after :meth:`kill`); a group still busy is retried briefly."""
@@ -308,5 +308,5 @@ class SeatCgroup:
                 except OSError:
                     if time.monotonic() > deadline:
                         break  # a zombie not yet reaped; the empty group is harmless
-                    time.sleep(0.005)
+                    time.sleep(0.001)
         self.dirs.clear()
