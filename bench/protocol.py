@@ -73,7 +73,9 @@ def enter_own_cpu_group() -> str:
 def _leave_own_cpu_group(group: Path) -> None:
     """Back to the parent group; remove ours (and the empty seat groups' parent in it)."""
     try:
-        (group.parent / "cgroup.procs").write_text(str(os.getpid()))
+        # This process, and the referee's reaper (which outlives it by a moment).
+        for pid in (group / "cgroup.procs").read_text().split():
+            (group.parent / "cgroup.procs").write_text(pid)
         for sub in group.iterdir():
             if sub.is_dir():
                 sub.rmdir()
