@@ -35,6 +35,7 @@ from referee.seat.botprocess import BotProcess
 from referee.seat.clock import TimeControl
 from referee.seat.faults import Fault, FaultKind, FaultPolicy, ProtocolFault, SeatFault
 from referee.seat.protocol import dumps
+from referee.seat.sandbox import SandboxSpec
 from referee.seat.spec import SeatSpec
 from referee.seat.strictjson import StrictJSONError, decode
 from referee.seat.transcript import LogWriteError, Transcript
@@ -79,6 +80,7 @@ class MatchSpec:
     #: seed (public, from the config) tells a bot nothing about the cards.
     deal_key: str | None = None
     start: MatchStart | None = None  # a later first hand, with its scores and bags (replaying a hand)
+    sandbox: SandboxSpec = dataclasses.field(default_factory=SandboxSpec)  # a seat's own overrides it
 
     def __post_init__(self) -> None:
         if len(self.seats) != self.variant.seats:
@@ -105,7 +107,8 @@ class MatchSpec:
                 if self.deals is not None else None,
                 "grace_s": self.grace_s, "max_line": self.max_line, "stderr_cap": self.stderr_cap,
                 "deal_key": self.deal_key,
-                "start": self.start.to_dict() if self.start is not None else None}
+                "start": self.start.to_dict() if self.start is not None else None,
+                "sandbox": self.sandbox.to_dict()}
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> MatchSpec:
@@ -118,7 +121,8 @@ class MatchSpec:
                    deals=[Deal.from_cards(d["cards"], d["salt"]) for d in deals] if deals is not None else None,
                    grace_s=float(data["grace_s"]), max_line=int(data["max_line"]),
                    stderr_cap=int(data["stderr_cap"]), deal_key=data.get("deal_key"),
-                   start=MatchStart.from_dict(data["start"]) if data.get("start") is not None else None)
+                   start=MatchStart.from_dict(data["start"]) if data.get("start") is not None else None,
+                   sandbox=SandboxSpec.from_dict(data["sandbox"]) if data.get("sandbox") else SandboxSpec())
 
 
 @dataclasses.dataclass
@@ -227,7 +231,7 @@ def bot_process(spec: MatchSpec, seat: int, seat_spec: SeatSpec, transcript: Tra
     return BotProcess(command, name=f"seat {seat} ({seat_spec.name})", cwd=seat_spec.cwd,
                       env=seat_spec.env, stderr_path=spec.stderr_path(seat), stderr_cap=spec.stderr_cap,
                       max_line=spec.max_line, transcript=transcript.for_seat(seat),
-                      new_session=seat_spec.new_session)
+                      new_session=seat_spec.new_session, sandbox=seat_spec.sandbox or spec.sandbox)
 
 
 def _command(command: str | Sequence[str]) -> str | Sequence[str]:
@@ -275,6 +279,8 @@ def run_match(spec: MatchSpec, console: Console | None = None,
         rules=spec.rules, stats=[s.stats() for s in seats],
         extra={"deals": "injected" if spec.deals is not None else "secret" if spec.deal_key is not None else "seed"},
     )
+    # What confined each seat (None: an in-process seat), so a record says what it can be trusted for.
+    record.extra["sandbox"] = runner.sandbox
     if console:
         console(f"Result: {record.describe()}")
         for f in record.faults:
@@ -331,6 +337,7 @@ class _Runner:
         self._last_id: int | None = None
         self.encoder = protocol.Encoder()
         self._end_delivered = False
+        self.sandbox: list[dict[str, Any] | None] = [None] * len(seats)
 
     # ------------------------------------------------------------ faults
 
@@ -454,6 +461,7 @@ class _Runner:
                 # A bot that cannot even start cannot be substituted for a whole match.
                 self._fault(seat, kind, f"hello: {detail}" if kind is not exc.kind else detail, hello_line,
                             force_end=True)
+        self.sandbox = [seat.transport.sandbox_in_force() for seat in self.seats]
         if failed:
             self.state = forfeit(self.state, [s.index for s in failed])
         if self.console:

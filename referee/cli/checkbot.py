@@ -28,9 +28,11 @@ from referee.game.cards import parse_cards
 from referee.game.deals import Deal, deal_from_hands
 from referee.game.outcomes import EndReason
 from referee.game.rules import Rules, Variant
+from referee.cli.sandboxing import announce_sandbox, sandbox_option
 from referee.match import MatchRecord, MatchSpec, bot_process, run_match
 from referee.seat.clock import TimeControl
 from referee.seat.faults import Fault, FaultKind, FaultPolicy, SeatFault
+from referee.seat.sandbox import SandboxPolicy, SandboxSpec
 from referee.seat.scripted import ScriptedTransport, random_policy
 from referee.seat.spec import SeatSpec
 from referee.seat.transcript import Transcript
@@ -154,7 +156,7 @@ def _stopped(n: int, record: MatchRecord, seats: Sequence[int]) -> str | None:
     if record.reason is not EndReason.FORFEIT:
         return None
     own = [f for f in record.faults if f.seat in seats]
-    if not own or own[0].kind not in (FaultKind.TIMEOUT, FaultKind.CRASH, FaultKind.STARTUP):
+    if not own or own[0].kind not in (FaultKind.TIMEOUT, FaultKind.CRASH, FaultKind.STARTUP, FaultKind.LIMIT):
         return None
     first = own[0]
     if first.kind is FaultKind.TIMEOUT and any(f.kind is not FaultKind.TIMEOUT for f in own):
@@ -165,7 +167,8 @@ def _stopped(n: int, record: MatchRecord, seats: Sequence[int]) -> str | None:
 
 def run_checks(command: str | Sequence[str], move_ms: int = 1000, slow_ms: float | None = None,
                quick: bool = False, cwd: str | None = None,
-               progress: Callable[[str], None] | None = None, startup_ms: int = CHECK_STARTUP_MS) -> Report:
+               progress: Callable[[str], None] | None = None, startup_ms: int = CHECK_STARTUP_MS,
+               sandbox: SandboxSpec | None = None) -> Report:
     """Play every scenario with the bot and collect faults, slow answers and coverage.
 
     The bot's clock is ``move_ms`` per decision with no bank (``bank_ms`` 0), so
@@ -199,7 +202,7 @@ def run_checks(command: str | Sequence[str], move_ms: int = 1000, slow_ms: float
             spec = MatchSpec(variant=sc.variant, seats=seats, rules=sc.rules, seed=sc.seed,
                              match_id=f"check-{n}", time=TimeControl(move_ms, bank_ms=0, startup_ms=startup_ms),
                              faults=FaultPolicy.SUBSTITUTE, max_faults=MAX_FAULTS, deals=sc.deals, grace_s=0.5,
-                             logs=tmp)
+                             logs=tmp, sandbox=sandbox or SandboxSpec())
             record = run_match(spec, transport_factory=factory)
             faults.extend((sc.title, f) for f in record.faults)
             for seat in sc.bot_seats:
@@ -237,8 +240,10 @@ def _received_exchange(spec: MatchSpec, bot_seats: Sequence[int]) -> bool:
               help="Allowance to start and answer hello.")
 @click.option("--quick", is_flag=True, help="Skip the long whole-match scenario.")
 @click.option("--cwd", type=click.Path(file_okay=False), default=None, help="Working directory of the bot.")
+@sandbox_option(SandboxPolicy.AUTO.value)
 @click.argument("command", nargs=-1, required=True, type=click.UNPROCESSED)
 def check_bot_command(move_ms: int, slow_ms: float | None, startup_ms: int, quick: bool, cwd: str | None,
+                      sandbox: str,
                       command: tuple[str, ...]) -> None:
     """Check that a bot speaks protocol v1 correctly: spades check-bot -- CMD [ARGS...]
 
@@ -249,8 +254,9 @@ def check_bot_command(move_ms: int, slow_ms: float | None, startup_ms: int, quic
     only for a compliant bot.
     """
     argv: str | list[str] = list(command) if len(command) > 1 else command[0]
+    announce_sandbox(SandboxPolicy(sandbox))
     click.echo(f"Checking {shlex.join(command) if len(command) > 1 else command[0]}")
     report = run_checks(argv, move_ms=move_ms, slow_ms=slow_ms, quick=quick, cwd=cwd, progress=click.echo,
-                        startup_ms=startup_ms)
+                        startup_ms=startup_ms, sandbox=SandboxSpec(policy=SandboxPolicy(sandbox)))
     print_report(report, click.echo)
     raise SystemExit(0 if report.ok else 1)

@@ -24,6 +24,7 @@ from referee.cli.checkbot import check_bot_command
 from referee.cli.deal import deal_command
 from referee.cli.faultnotes import fault_hints
 from referee.cli.pages import replay_command, report_command, show_command
+from referee.cli.sandboxing import announce_sandbox, sandbox_option
 from referee.cli.starthand import deals_for, load_deal, match_start, replay_options
 from referee.cli.stderrview import LiveStderr, crash_tails
 from referee.cli.tournament import run_command, standings_command
@@ -34,6 +35,7 @@ from referee.match import LogWriteError, MatchSpec, run_match
 from referee.seat import builtin
 from referee.seat.clock import TimeControl
 from referee.seat.faults import FaultPolicy
+from referee.seat.sandbox import SandboxPolicy, SandboxSpec
 from referee.seat.spec import SeatSpec, bot_name
 from referee.tournament.results import ResultsError, ResultsFolder
 
@@ -119,12 +121,17 @@ def cli() -> None:
 @click.option("--json", "as_json", is_flag=True, help="Print the match record as JSON.")
 @click.option("--live-stderr", is_flag=True, help="Show the bots' stderr as it comes, each line prefixed by its seat.")
 @replay_options
+@sandbox_option(SandboxPolicy.AUTO.value)
+@click.option("--ponder", is_flag=True, help="Let bots run while another seat thinks (default: frozen).")
+@click.option("--clock", type=click.Choice(["wall", "cpu"]), default="wall", show_default=True,
+              help="Charge each answer its wall time, or the CPU time of the bot's processes (wall clock as a "
+                   "backstop: 10x the allowance + 5 s).")
 def match_command(variant: str, bots: tuple[str, ...], names: tuple[str, ...], seed: int | None,
                   target: int | None,
                   rule_pairs: tuple[str, ...], move_ms: int, bank_ms: int, startup_ms: int, faults: str,
                   max_faults: int, output: Path | None, match_id: str | None, quiet: bool, as_json: bool,
                   live_stderr: bool, start_hand: int | None, start_score: str | None, start_bags: str | None,
-                  from_record: Path | None, deal_file: Path | None) -> None:
+                  from_record: Path | None, deal_file: Path | None, sandbox: str, ponder: bool, clock: str) -> None:
     """Play one match between bots and print it hand by hand.
 
     \b
@@ -149,6 +156,7 @@ def match_command(variant: str, bots: tuple[str, ...], names: tuple[str, ...], s
         seed = secrets.randbits(48)  # exact in every JSON reader, like a tournament's seeds
     start = match_start(start_hand, start_score, start_bags, from_record, match_id, seed, v)
     deal = load_deal(deal_file, v, start.hand if start is not None else 1) if deal_file is not None else None
+    announce_sandbox(SandboxPolicy(sandbox))
     folder = ResultsFolder(output) if output is not None else None
     seats = seats_for(v, list(bots), display)
     # Without --output the logs go to a temporary folder: a crashed bot's stderr is worth keeping.
@@ -159,7 +167,8 @@ def match_command(variant: str, bots: tuple[str, ...], names: tuple[str, ...], s
                      + (f"-from-hand{start.hand}" if start else ""),
                      time=TimeControl(move_ms, bank_ms, startup_ms), faults=FaultPolicy(faults),
                      max_faults=max_faults, logs=str(folder.logs) if folder is not None else str(scratch),
-                     start=start, deals=deals_for(seed, start, deal))
+                     start=start, deals=deals_for(seed, start, deal),
+                     sandbox=SandboxSpec(policy=SandboxPolicy(sandbox), ponder=ponder, cpu_clock=clock == "cpu"))
     stderr_paths = [spec.stderr_path(i) for i in range(len(spec.seats))]
     live = LiveStderr(stderr_paths, [s.name for s in spec.seats], lambda line: click.echo(line, err=True)) \
         if live_stderr else contextlib.nullcontext()

@@ -15,7 +15,9 @@ from pathlib import Path
 
 import click
 
+from referee.cli.sandboxing import announce_sandbox, sandbox_option
 from referee.pages.report import write_report
+from referee.seat.sandbox import SandboxPolicy
 from referee.tournament.config import ConfigError, load_config, shown_path as _shown
 from referee.tournament.results import ResultsError, ResultsFolder, standings_from_folder
 from referee.tournament.runner import Tournament
@@ -46,8 +48,9 @@ def _err(text: str) -> None:
               help="Format of the standings printed at the end (and of standings.txt).")
 @click.option("--quiet", "-q", is_flag=True, help="No progress or messages on stderr; print only the standings.")
 @click.option("--no-report", is_flag=True, help="Do not write the HTML report (report.html) at the end.")
+@sandbox_option(None)
 def run_command(config_file: Path, concurrency: int | None, output: Path | None, fresh: bool, fmt: str,
-                quiet: bool, no_report: bool) -> None:
+                quiet: bool, no_report: bool, sandbox: str | None) -> None:
     """Play a tournament from a YAML config and print the standings.
 
     Re-running the same command resumes: finished matches (in
@@ -68,6 +71,9 @@ def run_command(config_file: Path, concurrency: int | None, output: Path | None,
         raise InputError(f"invalid config\n{exc}") from None
     if output is not None:
         config = dataclasses.replace(config, output=output.resolve())
+    if sandbox is not None:
+        config = dataclasses.replace(config, sandbox=SandboxPolicy(sandbox))
+    announce_sandbox(config.sandbox)
     say = None if quiet else _err
     tournament = Tournament(config, concurrency=concurrency, fresh=fresh,
                             progress_stream=None if quiet else sys.stderr, say=say, fmt=fmt)

@@ -24,6 +24,7 @@ from referee.match import MatchRecord, MatchSpec, run_match
 from referee.seat import builtin
 from referee.seat.clock import TimeControl
 from referee.seat.faults import FaultPolicy
+from referee.seat.sandbox import SandboxSpec
 from referee.seat.spec import SeatSpec
 from referee.tournament.results import ResultsFolder
 
@@ -146,7 +147,9 @@ def play_command(
     # cwd is the repository root so `-m referee.human` imports this very package.
     # new_session: the adapter reads this terminal; in the referee's session it
     # would be a background process group, stopped by SIGTTIN on its first read.
-    seats[seat] = SeatSpec(name=name, command=adapter, cwd=str(_ROOT), env=None, time=human_time, new_session=True)
+    # ponder: the adapter keeps drawing the table while the bots play (never frozen); it is sandboxed all the same.
+    seats[seat] = SeatSpec(name=name, command=adapter, cwd=str(_ROOT), env=None, time=human_time, new_session=True,
+                           sandbox=SandboxSpec(ponder=True))
     for offset, argv in enumerate(others, start=1):
         seats[(seat + offset) % game.seats] = SeatSpec(name=program_name(argv), command=argv, cwd=None, env=None, time=None)
     folder = ResultsFolder(output) if output is not None else None

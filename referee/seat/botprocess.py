@@ -26,6 +26,10 @@ Design points, and why:
 * **stderr never blocks the bot.** A daemon thread drains stderr continuously
   into a capped log file; past the cap it keeps reading and discarding, so a
   bot that floods stderr cannot wedge itself on a full pipe.
+* **Sandboxed by default** (``sandbox``, :mod:`referee.seat.sandbox`): the
+  command runs inside bubblewrap, its cgroup, limits and its own uid; the seat
+  is frozen between its requests (the fair clock), and a crash or timeout
+  caused by a limit becomes a ``limit`` fault naming it.
 * **Nothing survives close().** :meth:`BotProcess.close` escalates from EOF
   on stdin to SIGTERM to SIGKILL on the whole process group, also kills
   descendants that moved to another group (found through
@@ -39,14 +43,16 @@ import errno
 import os
 import select
 import shlex
+import shutil
 import signal
 import subprocess
 import threading
 import time
 from pathlib import Path
-from typing import IO, Mapping, Sequence
+from typing import IO, Any, Mapping, Sequence
 
 from referee.seat.faults import BotFault, FaultKind
+from referee.seat.sandbox import Confinement, SandboxSpec
 from referee.seat.transcript import LineRecorder
 from referee.seat.transport import Meanwhile, Transport
 
@@ -73,6 +79,18 @@ _POLLIN = select.POLLIN
 # Writes of at most this many bytes to a pipe are atomic: all or nothing.
 _PIPE_BUF = select.PIPE_BUF
 _QUOTE_CHARS = 80
+# The answer wait is cut into slices of at most this long; a slice that
+# returns more than _PAUSE_SLACK_S late means the referee itself was stopped
+# (SIGSTOP, a suspended laptop) or starved: that time is not the bot's.
+_SLICE_S = 0.050
+_PAUSE_SLACK_S = 0.200
+
+
+def _cpu_backstop(timeout_s: float) -> float:
+    """The wall-clock limit of a request under the CPU clock: a bot that waits instead of
+    computing (sleeps, blocks) is still timed out. Generous, because the CPU clock is
+    for loaded machines, where a bot may wait long for a core."""
+    return 10 * timeout_s + 5.0
 
 
 def _describe_status(returncode: int) -> str:
@@ -123,6 +141,7 @@ class BotProcess(Transport):
         max_line: int = 65536,
         transcript: LineRecorder | None = None,
         new_session: bool = False,
+        sandbox: SandboxSpec | None = None,
     ) -> None:
         """Describe the bot; nothing is started until :meth:`start`.
 
@@ -143,6 +162,10 @@ class BotProcess(Transport):
         unit: four bots in four sessions each get a share equal to the
         referee's, and the referee, which every message passes through,
         is pre-empted by each bot it wakes.
+
+        ``sandbox`` confines the bot (:mod:`referee.seat.sandbox`): its
+        namespaces, filesystem, cgroup, limits and the fair clock (frozen
+        between its requests). None runs it as a plain child process.
         """
         if isinstance(command, str):
             try:
@@ -164,6 +187,9 @@ class BotProcess(Transport):
         self._max_line = max_line
         self._transcript = transcript
         self._new_session = new_session
+        self._conf = Confinement(sandbox) if sandbox is not None else None
+        self._paused_s = 0.0  # referee pauses seen during the current request
+        self._cpu_limit: float | None = None  # under the CPU clock: the seat's CPU seconds allowed
 
         self._proc: subprocess.Popen[bytes] | None = None
         self._returncode: int | None = None
@@ -231,9 +257,19 @@ class BotProcess(Transport):
             env = dict(os.environ)
             env.update(self._env)
         t0 = time.perf_counter()
+        argv: Sequence[str] = self._argv
+        pass_fds: tuple[int, ...] = ()
+        conf = self._conf
+        if conf is not None:
+            if conf.namespaces:
+                # In the sandbox a missing program or folder would surface as an
+                # exit of bwrap; say it the way a plain start says it.
+                self._check_startable(log)
+            argv, pass_fds = conf.command(self._argv, os.fspath(self._cwd) if self._cwd is not None else None,
+                                          env if env is not None else os.environ)
         try:
             proc = subprocess.Popen(
-                self._argv,
+                argv,
                 stdin=subprocess.PIPE,
                 stdout=subprocess.PIPE,
                 stderr=subprocess.PIPE,
@@ -241,6 +277,7 @@ class BotProcess(Transport):
                 cwd=self._cwd,
                 env=env,
                 close_fds=True,
+                pass_fds=pass_fds,
                 # A new session (see __init__), or a new process group in ours.
                 start_new_session=self._new_session,
                 process_group=None if self._new_session else 0,
@@ -248,8 +285,9 @@ class BotProcess(Transport):
         except (OSError, ValueError) as exc:
             if log is not None:
                 log.close()
+            if conf is not None:
+                conf.end()
             raise BotFault(FaultKind.STARTUP, f"cannot start {shown!r}: {exc}") from None
-        self.spawn_s = time.perf_counter() - t0
         self._proc = proc
         assert proc.stdin is not None and proc.stdout is not None and proc.stderr is not None
         self._stdin_fd = proc.stdin.fileno()
@@ -277,6 +315,36 @@ class BotProcess(Transport):
             daemon=True,
         )
         self._stderr_thread.start()
+        if conf is not None:
+            conf.attach(proc.pid)  # a BotFault here: the caller closes the seat as for any start fault
+        self.spawn_s = time.perf_counter() - t0
+
+    def _check_startable(self, log: IO[bytes] | None) -> None:
+        """Raise the ``STARTUP`` fault a plain start would give for a missing program or folder."""
+        shown = shlex.join(self._argv)
+        program = self._argv[0]
+        cwd = os.fspath(self._cwd) if self._cwd is not None else None
+        problem: str | None = None
+        if cwd is not None and not os.path.isdir(cwd):
+            problem = f"[Errno 2] No such file or directory: {cwd!r}"
+        elif "/" in program:
+            path = os.path.join(cwd or "", program)
+            if not os.path.exists(path):
+                problem = f"[Errno 2] No such file or directory: {program!r}"
+            elif not os.access(path, os.X_OK) or os.path.isdir(path):
+                problem = f"[Errno 13] Permission denied: {program!r}"
+        else:
+            search = (self._env or {}).get("PATH", os.environ.get("PATH", os.defpath))
+            if shutil.which(program, path=search) is None:
+                problem = f"[Errno 2] No such file or directory: {program!r}"
+        if problem is not None:
+            if log is not None:
+                log.close()
+            raise BotFault(FaultKind.STARTUP, f"cannot start {shown!r}: {problem}")
+
+    def sandbox_in_force(self) -> dict[str, Any] | None:
+        """What confined the bot (see :meth:`Confinement.in_force`); None for a plain process."""
+        return self._conf.in_force() if self._conf is not None else None
 
     # ------------------------------------------------------------------ talking
 
@@ -375,12 +443,28 @@ class BotProcess(Transport):
         if transcript is not None:
             transcript("out", line, time.time())
         data = line.encode() + b"\n"
+        conf = self._conf
+        if conf is not None and conf.frozen:
+            conf.thaw()
+        cpu0 = self._start_cpu_clock(timeout_s)
         t0 = time.perf_counter()
-        deadline = t0 + timeout_s
-        self._write(data, deadline, timeout_s)
-        if meanwhile is not None:
-            meanwhile()
-        return self._read_line(t0, deadline, timeout_s)
+        deadline = t0 + (timeout_s if cpu0 is None else _cpu_backstop(timeout_s))
+        self._paused_s = 0.0
+        try:
+            self._write(data, deadline, timeout_s)
+            if meanwhile is not None:
+                meanwhile()
+                spent = time.perf_counter() - t0
+                if spent > _PAUSE_SLACK_S:
+                    # Writing what pipes take at once is never that slow: the referee was stopped.
+                    self._paused_s = spent
+                    deadline += spent
+            answer = self._read_line(t0, deadline, timeout_s)
+            return answer if cpu0 is None else (answer[0], self._cpu_used(cpu0))
+        finally:
+            self._cpu_limit = None
+            if conf is not None:
+                conf.answered()  # the fair clock: no thinking while others are asked
 
     def read_line(self, timeout_s: float) -> tuple[str, float]:
         """Read one more line without writing anything, within ``timeout_s``.
@@ -393,8 +477,32 @@ class BotProcess(Transport):
         """
         if self._stdin_fd < 0:
             self._check_line("")
+        conf = self._conf
+        if conf is not None and conf.frozen:
+            conf.thaw()
+        cpu0 = self._start_cpu_clock(timeout_s)
         t0 = time.perf_counter()
-        return self._read_line(t0, t0 + timeout_s, timeout_s)
+        self._paused_s = 0.0
+        try:
+            answer = self._read_line(t0, t0 + (timeout_s if cpu0 is None else _cpu_backstop(timeout_s)), timeout_s)
+            return answer if cpu0 is None else (answer[0], self._cpu_used(cpu0))
+        finally:
+            self._cpu_limit = None
+            if conf is not None:
+                conf.answered()
+
+    def _start_cpu_clock(self, timeout_s: float) -> float | None:
+        """Under the CPU clock: the seat's CPU seconds now (and the limit is armed); else None."""
+        conf = self._conf
+        if conf is None or not conf.cpu_clock:
+            return None
+        cpu0 = conf.cpu_seconds()
+        self._cpu_limit = cpu0 + timeout_s
+        return cpu0
+
+    def _cpu_used(self, cpu0: float) -> float:
+        assert self._conf is not None
+        return max(0.0, self._conf.cpu_seconds() - cpu0)
 
     def discard_pending(self) -> int:
         """Drop buffered output and whatever stdout holds right now; return the byte count.
@@ -434,7 +542,7 @@ class BotProcess(Transport):
             if nl >= 0:
                 raw = bytes(buf[: nl + 1])
                 del buf[: nl + 1]
-                return self._answer(raw, nl, perf() - t0)
+                return self._answer(raw, nl, perf() - t0 - self._paused_s)
             scanned = len(buf)
         while True:
             if self._exited:
@@ -444,12 +552,25 @@ class BotProcess(Transport):
                 if not events:
                     raise self._crash_fault()
             else:
-                remaining = deadline - perf()
+                before = perf()
+                remaining = deadline - before
                 if remaining <= 0:
                     raise self._timeout_fault(timeout_s)
+                if remaining > _SLICE_S:
+                    remaining = _SLICE_S
                 if self._pidfd is None and remaining > _DEATH_POLL_S:
                     remaining = _DEATH_POLL_S
                 events = poll(remaining * 1000.0)
+                late = perf() - before - remaining
+                if self._cpu_limit is not None and self._conf is not None \
+                        and self._conf.cpu_seconds() > self._cpu_limit:
+                    raise self._limit_fault() or BotFault(
+                        FaultKind.TIMEOUT, f"used more than {round(timeout_s * 1000)} ms of CPU time"
+                                           " without answering")
+                if late > _PAUSE_SLACK_S:
+                    # The referee was stopped meanwhile: nobody's clock ran.
+                    self._paused_s += late
+                    deadline += late
                 if not events:
                     if self._pidfd is None and self._peek_exit():
                         self._exited = True
@@ -468,7 +589,7 @@ class BotProcess(Transport):
                 if not buf and chunk.find(b"\n") == len(chunk) - 1:
                     # Fast path (nearly every answer): the whole line, alone,
                     # in one read. Inlined: this is the referee's hottest loop.
-                    t1 = perf()
+                    t1 = perf() - self._paused_s
                     end = len(chunk) - 1
                     if end and chunk[end - 1] == 13:  # "\r\n"
                         end -= 1
@@ -485,7 +606,7 @@ class BotProcess(Transport):
                 buf += chunk
                 nl = buf.find(b"\n", scanned)
                 if nl >= 0:
-                    t1 = perf()
+                    t1 = perf() - self._paused_s
                     raw = bytes(buf[: nl + 1])
                     del buf[: nl + 1]
                     return self._answer(raw, nl, t1 - t0)
@@ -532,6 +653,8 @@ class BotProcess(Transport):
             return None
         pid = proc.pid
         tree = _Descendants()
+        if self._conf is not None:
+            self._conf.thaw()  # a frozen bot could not even see its stdin close
         try:
             # Before anything dies: a child whose parent exits is reparented
             # and can no longer be found under the bot.
@@ -551,11 +674,15 @@ class BotProcess(Transport):
             # Reap. None only for a process stuck in the kernel (D state);
             # the subprocess module reaps it later.
             proc.poll()
-            if proc.returncode is not None:
-                self._returncode = proc.returncode
+            if proc.returncode is not None and self._returncode is None:
+                self._returncode = self._own_code(proc.returncode)
+            if self._conf is not None:
+                self._conf.end()  # whatever is still in the seat's cgroup
             self._release_pipes()
         finally:
             tree.close()
+            if self._conf is not None:
+                self._conf.end()
             self._close_fds()
         return self._returncode
 
@@ -614,6 +741,8 @@ class BotProcess(Transport):
             if n == len(view):
                 return
             view = memoryview(view)[n:]
+            if self._conf is not None and self._conf.frozen:
+                self._conf.thaw()  # a frozen bot cannot empty its input pipe
             if out_poller is None:
                 out_poller = select.poll()
                 out_poller.register(self._stdin_fd, select.POLLOUT)
@@ -639,7 +768,7 @@ class BotProcess(Transport):
         if proc is None:
             return False
         if proc.returncode is not None:
-            self._returncode = proc.returncode
+            self._returncode = self._own_code(proc.returncode)
             return True
         try:
             info = os.waitid(os.P_PID, proc.pid, os.WEXITED | os.WNOHANG | os.WNOWAIT)
@@ -648,10 +777,14 @@ class BotProcess(Transport):
         if info is None or info.si_pid == 0:
             return False
         if info.si_code == os.CLD_EXITED:
-            self._returncode = info.si_status
+            self._returncode = self._own_code(info.si_status)
         else:  # CLD_KILLED / CLD_DUMPED
             self._returncode = -info.si_status
         return True
+
+    def _own_code(self, code: int) -> int:
+        """The bot's exit status, seen through the sandbox's launcher."""
+        return self._conf.returncode(code) if self._conf is not None else code
 
     def _wait_exit(self, timeout_s: float, *, drain: bool = False) -> bool:
         """Wait up to ``timeout_s`` for the bot to exit; True if it has.
@@ -688,15 +821,30 @@ class BotProcess(Transport):
     def _crash_fault(self) -> BotFault:
         if self._returncode is None:
             self._wait_exit(_EXIT_AFTER_EOF_S)
+        limit = self._limit_fault()
+        if limit is not None:
+            return limit
         if self._returncode is not None:
             self._exited = True
             return BotFault(FaultKind.CRASH, _describe_status(self._returncode))
         return BotFault(FaultKind.CRASH, "closed its stdout (the process is still running)")
 
+    def _limit_fault(self) -> BotFault | None:
+        """A ``limit`` fault when the sandbox says the bot ran into one of its limits."""
+        if self._conf is None:
+            return None
+        fault = self._conf.limit_fault(self._returncode)
+        if fault is not None and self._returncode is not None:
+            self._exited = True
+        return fault
+
     def _write_fault(self, exc: OSError) -> BotFault:
         if exc.errno == errno.EPIPE or isinstance(exc, BrokenPipeError):
             if self._returncode is None:
                 self._wait_exit(_EXIT_AFTER_EOF_S)
+            limit = self._limit_fault()
+            if limit is not None:
+                return limit
             if self._returncode is not None:
                 self._exited = True
                 return BotFault(FaultKind.CRASH, _describe_status(self._returncode))
@@ -704,6 +852,12 @@ class BotProcess(Transport):
         return BotFault(FaultKind.CRASH, f"cannot write to its stdin: {exc}")
 
     def _timeout_fault(self, timeout_s: float) -> BotFault:
+        limit = self._limit_fault()
+        if limit is not None:
+            return limit
+        if self._cpu_limit is not None:
+            return BotFault(FaultKind.TIMEOUT, f"no answer within {round(_cpu_backstop(timeout_s) * 1000)} ms of wall"
+                                               " time (the CPU clock's backstop)")
         return BotFault.timeout(timeout_s)
 
     def _oversize_fault(self, size: int, *, complete: bool) -> BotFault:

@@ -32,6 +32,7 @@ class FaultKind(str, enum.Enum):
     OVERSIZE = "oversize"
     UNEXPECTED = "unexpected"
     STARTUP = "startup"
+    LIMIT = "limit"
 
     @property
     def summary(self) -> str:
@@ -70,14 +71,18 @@ _FAULT_SUMMARY = {
     FaultKind.OVERSIZE: "sent a line over the length limit",
     FaultKind.UNEXPECTED: "wrote to stdout with no request outstanding",
     FaultKind.STARTUP: "failed to start or to answer hello in time",
+    FaultKind.LIMIT: "hit a resource limit of its sandbox",
 }
 _STAND_IN = {
     FaultKind.CRASH: "the bot is no longer running; the referee decides for it",
     FaultKind.OVERSIZE: "the referee stopped reading this bot after its over-long line and decides for it",
     FaultKind.UNEXPECTED: "the referee stopped reading this bot after its output with no request outstanding "
                           "and decides for it",
+    FaultKind.LIMIT: "the bot was stopped by its sandbox limit; the referee decides for it",
 }
-_ENDS_SEAT = frozenset((FaultKind.CRASH, FaultKind.OVERSIZE, FaultKind.UNEXPECTED, FaultKind.STARTUP))
+# A bot that hit a limit was killed by it, or is left without what it needed.
+_ENDS_SEAT = frozenset((FaultKind.CRASH, FaultKind.OVERSIZE, FaultKind.UNEXPECTED, FaultKind.STARTUP,
+                        FaultKind.LIMIT))
 
 
 class FaultPolicy(str, enum.Enum):

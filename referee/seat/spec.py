@@ -16,6 +16,7 @@ from typing import Any, Mapping, Sequence
 
 from referee.seat.builtin import builtin_name
 from referee.seat.clock import TimeControl
+from referee.seat.sandbox import SandboxSpec
 
 __all__ = ["SeatSpec", "bot_name"]
 
@@ -69,6 +70,8 @@ class SeatSpec:
     # human adapter: in the referee's session it would be a background group
     # and be stopped when reading the terminal. See BotProcess.
     new_session: bool = False
+    # The seat's own sandbox settings (limits, extra paths); None: the match's.
+    sandbox: SandboxSpec | None = None
 
     def to_dict(self) -> dict[str, Any]:
         """Plain JSON-ready data; :meth:`from_dict` reads it back."""
@@ -77,7 +80,8 @@ class SeatSpec:
                 "cwd": os.fspath(self.cwd) if self.cwd is not None else None,
                 "env": dict(self.env) if self.env is not None else None,
                 "time": self.time.to_dict() if self.time is not None else None,
-                "new_session": self.new_session}
+                "new_session": self.new_session,
+                "sandbox": self.sandbox.to_dict() if self.sandbox is not None else None}
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> SeatSpec:
@@ -86,4 +90,5 @@ class SeatSpec:
         return cls(name=data["name"], command=command if isinstance(command, str) else list(command),
                    cwd=data.get("cwd"), env=data.get("env"),
                    time=TimeControl.from_dict(data["time"]) if data.get("time") is not None else None,
-                   new_session=bool(data.get("new_session", False)))
+                   new_session=bool(data.get("new_session", False)),
+                   sandbox=SandboxSpec.from_dict(data["sandbox"]) if data.get("sandbox") is not None else None)

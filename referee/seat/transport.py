@@ -99,6 +99,11 @@ class Transport(abc.ABC):
         """End the seat and release what it holds; return its exit code. Idempotent."""
         return 0
 
+    def sandbox_in_force(self) -> dict[str, Any] | None:
+        """What confined the seat (namespaces, uid, cgroup, limits, fair clock), for the
+        match record; None for a seat that is no process (it runs inside the referee)."""
+        return None
+
 
 class ForwardingTransport(Transport):
     """A transport that passes every call to ``inner``, through :meth:`_forward`.
@@ -148,4 +153,8 @@ class ForwardingTransport(Transport):
 
     def close(self, grace_s: float = 1.0, term_s: float = 1.0) -> int | None:
         result: int | None = self._forward(self.inner.close, grace_s, term_s)
+        return result
+
+    def sandbox_in_force(self) -> dict[str, Any] | None:
+        result: dict[str, Any] | None = self._forward(self.inner.sandbox_in_force)
         return result

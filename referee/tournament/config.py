@@ -32,6 +32,8 @@ from referee.seat.builtin import BuiltinError, builtin_name
 from referee.seat.builtin import resolve as resolve_builtin
 from referee.seat.clock import TimeControl
 from referee.seat.faults import FaultPolicy
+from referee.seat.limits import Limit, SeatLimits
+from referee.seat.sandbox import SandboxPolicy, SandboxSpec
 from referee.seat.spec import bot_name
 from referee.tournament.formats import FORMATS, FormatOption
 
@@ -56,6 +58,9 @@ class BotEntry:
     cwd: Path
     env: Mapping[str, str] = dataclasses.field(default_factory=dict)
     time: TimeControl | None = None
+    limits: SeatLimits | None = None  # the bot's own limits (the tournament's with its overrides)
+    extra_ro_paths: tuple[Path, ...] = ()  # more it may read in its sandbox (absolute)
+    extra_rw_paths: tuple[Path, ...] = ()  # more it may read and write (a terminal, an output file)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -78,6 +83,17 @@ class TournamentConfig:
     output: Path = Path("results")
     #: The keys of the chosen format alone (``rounds``, ``alpha``, ...), every one filled in.
     format_options: Mapping[str, Any] = dataclasses.field(default_factory=dict)
+    sandbox: SandboxPolicy = SandboxPolicy.AUTO
+    ponder: bool = False  # let bots run while others think (off: the fair clock freezes them)
+    clock: str = "wall"  # "wall": a request is charged its wall time; "cpu": the seat's CPU time
+    limits: SeatLimits = dataclasses.field(default_factory=SeatLimits)
+
+    def bot_sandbox(self, bot: BotEntry) -> SandboxSpec:
+        """The sandbox a bot plays in: the tournament's policy and limits, with its own overrides."""
+        return SandboxSpec(policy=self.sandbox, limits=bot.limits or self.limits, ponder=self.ponder,
+                           cpu_clock=self.clock == "cpu",
+                           ro_paths=tuple(os.fspath(p) for p in bot.extra_ro_paths),
+                           rw_paths=tuple(os.fspath(p) for p in bot.extra_rw_paths))
 
     def bot_time(self, bot: BotEntry) -> TimeControl:
         """The time control a bot plays under (its override, else the tournament's)."""
@@ -126,6 +142,8 @@ class TournamentConfig:
             "matches_per_pairing": self.matches_per_pairing, "duplicate": self.duplicate,
             "concurrency": self.concurrency, "rules": self.rules.to_dict(), "time": self.time.to_dict(),
             "faults": self.faults.value, "max_faults": self.max_faults, "output": ".", "bots": [],
+            "sandbox": self.sandbox.value, "ponder": self.ponder, "clock": self.clock,
+            "limits": self.limits.to_dict(),
         }
         if not FORMATS[self.format].uses_matches_per_pairing:
             del out["matches_per_pairing"]
@@ -139,6 +157,11 @@ class TournamentConfig:
                 entry["env"] = dict(b.env)
             if b.time is not None:
                 entry["time"] = b.time.to_dict()
+            if b.limits is not None:
+                entry.update({k: v for k, v in b.limits.to_dict().items() if v != self.limits.to_dict()[k]})
+            for key, paths in (("extra_ro_paths", b.extra_ro_paths), ("extra_rw_paths", b.extra_rw_paths)):
+                if paths:
+                    entry[key] = [os.path.relpath(p, folder) for p in paths]
             out["bots"].append(entry)
         return out
 
@@ -207,10 +230,11 @@ def format_path(path: KeyPath) -> str:
 # ----------------------------------------------------------------- key tables
 
 _TOP_KEYS = ("name", "variant", "seed", "format", "matches_per_pairing", "duplicate", "concurrency", "rules",
-             "time", "faults", "max_faults", "output", "bots")
+             "time", "faults", "max_faults", "output", "bots", "sandbox", "ponder", "clock", "limits")
 #: Every format's own keys, and the format each belongs to.
 _FORMAT_KEYS: dict[str, str] = {option.key: name for name, cls in FORMATS.items() for option in cls.options}
-_BOT_KEYS = ("name", "command", "cwd", "env", "time")
+_LIMIT_KEYS = tuple(limit.value for limit in Limit)
+_BOT_KEYS = ("name", "command", "cwd", "env", "time", "extra_ro_paths", "extra_rw_paths") + _LIMIT_KEYS
 _TIME_KEYS = ("move_ms", "bank_ms", "startup_ms")
 _RULE_KEYS = tuple(f.name for f in dataclasses.fields(Rules))
 _NAME_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9._+-]*")
@@ -296,6 +320,7 @@ class _Checker:
     def __init__(self, file: str, node: yaml.Node | None, base: Path):
         self.file, self.base = file, base
         self.issues: list[ConfigIssue] = []
+        self._base_limits = SeatLimits()  # the config's 'limits', which a bot's own limit keys override
         self.marks: dict[KeyPath, tuple[int, int]] = {}
         self.value_marks: dict[KeyPath, tuple[int, int]] = {}
         if node is not None:
@@ -381,6 +406,34 @@ class _Checker:
             return None
         return TimeControl(move, bank, startup)
 
+    def limits(self, data: Mapping[str, Any], path: KeyPath, base: SeatLimits) -> SeatLimits | None:
+        """The limit keys present in ``data`` over ``base``; None if one is invalid."""
+        values = {}
+        ok = True
+        for key in _LIMIT_KEYS:
+            if key in data:
+                value = self.integer(data[key], path + (key,), 1)
+                ok = ok and value is not None
+                values[key] = value
+        if not ok:
+            return None
+        return dataclasses.replace(base, **values)
+
+    def paths(self, value: Any, path: KeyPath) -> tuple[Path, ...] | None:
+        """A list of existing files or folders, relative to the config file's folder."""
+        if not isinstance(value, list) or not all(isinstance(v, str) and v.strip() for v in value):
+            self.error(path, f"must be a list of paths (relative to the config file's folder), got: {value!r}")
+            return None
+        out = []
+        for i, raw in enumerate(value):
+            resolved = (self.base / os.path.expanduser(raw)).resolve()
+            if not resolved.exists():
+                self.error(path + (i,), f"path {raw!r} does not exist (resolved to {shown_path(resolved)}; "
+                                        "relative to the config file's folder)")
+                return None
+            out.append(resolved)
+        return tuple(out)
+
     def rules(self, value: Any, path: KeyPath) -> Rules | None:
         data = self.mapping(value, path, _RULE_KEYS, "rule options (rules.md)")
         if data is None:
@@ -457,16 +510,26 @@ class _Checker:
         elif name is not None:
             output = (output_root / "results" / name).resolve()
 
+        sandbox = self.choice(top.get("sandbox", _DEFAULTS["sandbox"].value), ("sandbox",),
+                              [p.value for p in SandboxPolicy])
+        ponder = self.boolean(top.get("ponder", _DEFAULTS["ponder"]), ("ponder",))
+        clock = self.choice(top.get("clock", _DEFAULTS["clock"]), ("clock",), ["wall", "cpu"])
+        limits = self.limits(self.mapping(top.get("limits"), ("limits",), _LIMIT_KEYS, "resource limits") or {},
+                             ("limits",), SeatLimits())
+        self._base_limits = limits or SeatLimits()
+
         bots = self.bots(top.get("bots"), time_control or TimeControl(), check_commands) if "bots" in top else None
 
         if self.issues:
             return None
         assert variant and seed is not None and fmt and per and duplicate is not None and concurrency
         assert rules and time_control and faults and max_faults and output and bots is not None and name
+        assert sandbox and ponder is not None and limits is not None and clock
         return TournamentConfig(
             path=None, name=name, variant=variant, bots=tuple(bots), seed=seed, format=fmt,
             matches_per_pairing=per, duplicate=duplicate, concurrency=concurrency, rules=rules,
             time=time_control, faults=FaultPolicy(faults), max_faults=max_faults, output=output,
+            sandbox=SandboxPolicy(sandbox), ponder=ponder, clock=clock, limits=limits,
             format_options=options or {})
 
     def format_options(self, top: Mapping[str, Any], fmt: str | None, per: int | None, duplicate: bool | None,
@@ -583,6 +646,9 @@ class _Checker:
                     else:
                         env[str(key)] = str(v)
         time_control = self.time(data["time"], path + ("time",), base_time) if "time" in data else None
+        limits = self.limits(data, path, self._base_limits) if any(k in data for k in _LIMIT_KEYS) else None
+        extra = {key: self.paths(data[key], path + (key,)) if key in data else ()
+                 for key in ("extra_ro_paths", "extra_rw_paths")}
         if len(self.issues) > n_issues:
             return None
         assert argv is not None
@@ -591,7 +657,8 @@ class _Checker:
             if problem is not None:
                 self.error(path + ("command",), problem)
                 return None
-        return BotEntry(name=str(name), command=tuple(argv), cwd=cwd, env=env, time=time_control)
+        return BotEntry(name=str(name), command=tuple(argv), cwd=cwd, env=env, time=time_control, limits=limits,
+                        extra_ro_paths=extra["extra_ro_paths"] or (), extra_rw_paths=extra["extra_rw_paths"] or ())
 
     def command(self, value: Any, path: KeyPath) -> list[str] | None:
         if isinstance(value, str):

@@ -67,7 +67,7 @@ def match_spec(config: TournamentConfig, match: ScheduledMatch, logs: Path | Non
     for index in match.seats(config.variant):
         bot = config.bots[index]
         seats.append(SeatSpec(bot.name, list(bot.command), cwd=str(bot.cwd), env=dict(bot.env) or None,
-                              time=config.bot_time(bot)))
+                              time=config.bot_time(bot), sandbox=config.bot_sandbox(bot)))
     return MatchSpec(variant=config.variant, seats=seats, rules=config.rules, seed=match.seed,
                      match_id=match.match_id, time=config.time, faults=config.faults,
                      max_faults=config.max_faults, logs=str(logs) if logs is not None else None,

@@ -669,6 +669,7 @@ def test_real_match_with_a_scripted_person_and_a_partner_bot(tmp_path: Path) -> 
     from referee.match import MatchSpec, run_match
     from referee.seat.spec import SeatSpec
     from referee.seat.clock import TimeControl
+    from referee.seat.sandbox import SandboxSpec
     from referee.game.rules import Rules, Variant
 
     answers = tmp_path / "answers.txt"
@@ -677,22 +678,28 @@ def test_real_match_with_a_scripted_person_and_a_partner_bot(tmp_path: Path) -> 
     heuristic = [sys.executable, str(ROOT / "bots" / "heuristic_bot.py")]
     partner = " ".join(heuristic)
 
+    screens = tmp_path / "screens"  # the sandbox lets the adapter write here, and only here
+    screens.mkdir()
+    writable = SandboxSpec(rw_paths=(str(screens),))
+
     def human(screen: str) -> list[str]:
-        return [sys.executable, "-m", "referee.human", "--input", str(answers), "--output", str(tmp_path / screen),
+        return [sys.executable, "-m", "referee.human", "--input", str(answers), "--output", str(screens / screen),
                 "--partner-bot", partner]
 
     untimed = TimeControl(move_ms=None, bank_ms=0, startup_ms=10000)
     spec = MatchSpec(
         variant=Variant.PARTNERSHIP, rules=Rules(target=100, max_hands=4), seed=4, match_id="human-1",
-        seats=[SeatSpec("person", human("seat0.txt"), cwd=str(ROOT), time=untimed), SeatSpec("h1", heuristic),
-               SeatSpec("person", human("seat2.txt"), cwd=str(ROOT), time=untimed), SeatSpec("h3", heuristic)],
+        seats=[SeatSpec("person", human("seat0.txt"), cwd=str(ROOT), time=untimed, sandbox=writable),
+               SeatSpec("h1", heuristic),
+               SeatSpec("person", human("seat2.txt"), cwd=str(ROOT), time=untimed, sandbox=writable),
+               SeatSpec("h3", heuristic)],
         time=TimeControl(move_ms=5000, bank_ms=10000, startup_ms=10000),
     )
     record = run_match(spec, console=None)
     assert record.faults == [], [f.describe(record.bots) for f in record.faults]
     assert record.hands, "at least one hand was played"
-    screen = (tmp_path / "seat0.txt").read_text()
-    assert not (tmp_path / "seat2.txt").exists(), "the partner seat never talks to the person"
+    screen = (screens / "seat0.txt").read_text()
+    assert not (screens / "seat2.txt").exists(), "the partner seat never talks to the person"
     # The referee calls seat 2 "person" (the entry's name); the screen names the real player.
     assert "Partner: heuristic" in screen and re.search(r"\n  Partner +heuristic +\d", screen)
     assert screen.count("Trick 13:") == len(record.hands)
