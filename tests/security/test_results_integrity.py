@@ -38,6 +38,7 @@ matches_per_pairing: 2
 concurrency: 1
 rules: {{max_hands: 2}}
 output: out
+sandbox: none  # the forger must reach the results folder: the check alone has to stop it
 bots:
   - {{name: forger, command: {json.dumps(FORGER)}, env: {{FORGE_RESULTS: "{tmp_path / 'out'}"}}}}
   - {{name: heuristic, command: [{PY}, {BOTS / 'heuristic_bot.py'}]}}

@@ -22,6 +22,7 @@ from typing import Any
 from conftest import BOTS, PY, ROOT
 from referee.game.rules import Rules, Variant
 from referee.match import MatchSpec, run_match
+from referee.seat.sandbox import SandboxPolicy, SandboxSpec
 from referee.seat.spec import SeatSpec
 from referee.tournament.config import load_config
 from referee.tournament.formats import format_for
@@ -29,6 +30,10 @@ from referee.tournament.runner import Tournament
 
 SPY = [PY, str(ROOT / "tests" / "bots" / "attacks" / "spy_deals.py")]
 HEURISTIC = f"{PY} {BOTS / 'heuristic_bot.py'}"
+# These tests run the spy without a sandbox, so that it reads all it can (the config, the
+# records, logs/): the secret deals alone must defeat it. The sandbox tests show it would
+# not even reach those files.
+NO_SANDBOX = SandboxSpec(policy=SandboxPolicy.NONE)
 
 
 def spades(*args: str) -> subprocess.CompletedProcess[str]:
@@ -62,7 +67,7 @@ def test_the_spy_is_right_when_it_can_read_the_seed(tmp_path: Path) -> None:
     seats = [SeatSpec("spy", SPY, env={"SPY_OUT": str(out), "LEAKED": "seed 9021"})] + \
         [SeatSpec(f"h{i}", HEURISTIC) for i in range(1, 4)]
     run_match(MatchSpec(variant=Variant.PARTNERSHIP, seats=seats, rules=Rules(max_hands=2), seed=9021,
-                        match_id="control", logs=tmp_path / "logs", grace_s=0.5))
+                        match_id="control", logs=tmp_path / "logs", grace_s=0.5, sandbox=NO_SANDBOX))
     real = dealt(tmp_path / "logs" / "control.jsonl")
     got, _ = claims(out)
     right = [c for c in got if real.get((c["hand"], c["seat"])) == c["cards"]]
@@ -74,7 +79,7 @@ def test_spades_match_gives_the_spy_nothing(tmp_path: Path) -> None:
     out = tmp_path / "claims.jsonl"
     env = dict(os.environ, PYTHONPATH=str(ROOT), SPY_OUT=str(out))
     proc = subprocess.run([sys.executable, "-m", "referee.cli", "match", "--rule", "max_hands=2",
-                           "--bot", " ".join(SPY), "--bot", HEURISTIC, "--output", str(tmp_path / "r"), "-q"],
+                           "--bot", " ".join(SPY), "--bot", HEURISTIC, "--output", str(tmp_path / "r"), "-q", "--sandbox", "none"],
                           cwd=ROOT, env=env, capture_output=True, text=True, timeout=300)
     assert proc.returncode == 0, proc.stderr
     record = json.loads((tmp_path / "r" / "matches.jsonl").read_text())
@@ -95,6 +100,7 @@ duplicate: true
 concurrency: 1
 rules: {{max_hands: 2, blind_nil: false}}
 output: out
+sandbox: none
 bots:
   - {{name: spy, command: {json.dumps(SPY)}, env: {{SPY_OUT: "{out}", SPY_RESULTS: "{tmp_path / 'out'}"}}}}
   - {{name: heuristic, command: [{PY}, {BOTS / 'heuristic_bot.py'}]}}
