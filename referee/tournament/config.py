@@ -31,6 +31,7 @@ from referee.match import MatchSpec
 from referee.seat.clock import TimeControl
 from referee.seat.faults import FaultPolicy
 from referee.seat.spec import bot_name
+from referee.tournament.executors import EXECUTORS, ExecutorSettings
 from referee.tournament.formats import FORMATS
 
 __all__ = [
@@ -74,6 +75,7 @@ class TournamentConfig:
     faults: FaultPolicy = MatchSpec.faults  # a match's defaults, stated in MatchSpec
     max_faults: int = MatchSpec.max_faults
     output: Path = Path("results")
+    executor: ExecutorSettings = dataclasses.field(default_factory=ExecutorSettings)  # where matches are played
 
     def bot_time(self, bot: BotEntry) -> TimeControl:
         """The time control a bot plays under (its override, else the tournament's)."""
@@ -84,8 +86,8 @@ class TournamentConfig:
 
         Two configs with the same identity produce the same matches, so a
         results folder made with one can be resumed with the other. Left out
-        on purpose: ``name``, ``output`` and ``concurrency``, which change
-        where and how fast the matches run, never what they are.
+        on purpose: ``name``, ``output``, ``concurrency`` and ``executor``, which
+        change where and how fast the matches run, never what they are.
         """
         return {
             "variant": self.variant.value,
@@ -126,6 +128,8 @@ class TournamentConfig:
             if b.time is not None:
                 entry["time"] = b.time.to_dict()
             out["bots"].append(entry)
+        if self.executor != ExecutorSettings():
+            out["executor"] = self.executor.to_dict()
         return out
 
 
@@ -191,7 +195,7 @@ def format_path(path: KeyPath) -> str:
 # ----------------------------------------------------------------- key tables
 
 _TOP_KEYS = ("name", "variant", "seed", "format", "matches_per_pairing", "duplicate", "concurrency", "rules",
-             "time", "faults", "max_faults", "output", "bots")
+             "time", "faults", "max_faults", "output", "bots", "executor")
 _BOT_KEYS = ("name", "command", "cwd", "env", "time")
 _TIME_KEYS = ("move_ms", "bank_ms", "startup_ms")
 _RULE_KEYS = tuple(f.name for f in dataclasses.fields(Rules))
@@ -438,15 +442,36 @@ class _Checker:
             output = (output_root / "results" / name).resolve()
 
         bots = self.bots(top.get("bots"), time_control or TimeControl(), check_commands) if "bots" in top else None
+        executor = self.executor(top.get("executor"), ("executor",))
 
         if self.issues:
             return None
         assert variant and seed is not None and fmt and per and duplicate is not None and concurrency
         assert rules and time_control and faults and max_faults and output and bots is not None and name
+        assert executor is not None
         return TournamentConfig(
             path=None, name=name, variant=variant, bots=tuple(bots), seed=seed, format=fmt,
             matches_per_pairing=per, duplicate=duplicate, concurrency=concurrency, rules=rules,
-            time=time_control, faults=FaultPolicy(faults), max_faults=max_faults, output=output)
+            time=time_control, faults=FaultPolicy(faults), max_faults=max_faults, output=output,
+            executor=executor)
+
+    def executor(self, value: Any, path: KeyPath) -> ExecutorSettings | None:
+        """``executor: {kind: dask, ...}`` (or just ``executor: dask``); the kind checks its own settings."""
+        if value is None:
+            return ExecutorSettings()
+        if isinstance(value, str):
+            value = {"kind": value}
+        if not isinstance(value, dict):
+            self.error(path, f"must be a mapping like {{kind: dask, workers: 4}}, or a kind, got: {value!r}")
+            return None
+        kind = self.choice(value.get("kind", ExecutorSettings.kind), path + ("kind",), list(EXECUTORS))
+        if kind is None:
+            return None
+        options = {str(k): v for k, v in value.items() if k != "kind"}
+        issues = EXECUTORS[kind].check_settings(options)
+        for key, message in issues:
+            self.error(path + (key,), message)
+        return None if issues else ExecutorSettings(kind, options)
 
     def bots(self, value: Any, base_time: TimeControl, check_commands: bool) -> list[BotEntry] | None:
         path: KeyPath = ("bots",)
