@@ -33,6 +33,7 @@ import logging
 import os
 import queue
 import re
+import shlex
 import shutil
 import signal
 import tarfile
@@ -93,8 +94,12 @@ def dask_setup(worker: Any) -> None:
         signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
-def _cancel_run(run_id: str) -> int:
-    """On a worker: abandon every match of run ``run_id`` (and any that starts later)."""
+async def _cancel_run(run_id: str) -> int:
+    """On a worker: abandon every match of run ``run_id`` (and any that starts later).
+
+    A coroutine, so the coordinator can send it without waiting for the
+    answers (``Client.run(..., wait=False)`` takes coroutines only); it
+    runs on the worker's event loop and only sends signals."""
     with _worker_lock:
         _cancelled_runs.add(run_id)
         tokens = [token for (run, _), token in _running.items() if run == run_id]
@@ -155,7 +160,10 @@ def _start_problems(seats: Sequence[SeatSpec], check: CommandCheck) -> list[str]
     """Why each bot cannot start here: ``bot 'x': program 'y' not found (looked for /z)``."""
     problems = []
     for seat in seats:
-        argv = seat.command.split() if isinstance(seat.command, str) else list(seat.command)
+        try:
+            argv = shlex.split(seat.command) if isinstance(seat.command, str) else list(seat.command)
+        except ValueError:
+            continue  # an unparsable command fails in run_match, the same on every executor
         problem = check(argv, Path(seat.cwd or os.getcwd()), dict(seat.env or {}))
         if problem is not None:
             problems.append(f"bot {seat.name!r}: {problem}")
