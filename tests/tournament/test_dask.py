@@ -48,9 +48,11 @@ def cluster() -> Iterator[Any]:
         yield c
 
 
-def config_of(tmp_path: Path, bots: tuple[BotEntry, ...], target: int = 100, **kw: Any) -> TournamentConfig:
+def config_of(tmp_path: Path, bots: tuple[BotEntry, ...], hands: int = 3, **kw: Any) -> TournamentConfig:
+    """Matches of at most ``hands`` hands (the target is out of reach): short, of known length."""
+    rules = Rules(target=100000, max_hands=hands)
     return TournamentConfig(path=None, name="dask", variant=Variant.TWO_PLAYER, bots=bots, seed=9,
-                            matches_per_pairing=2, duplicate=True, concurrency=2, rules=Rules(target=target),
+                            matches_per_pairing=2, duplicate=True, concurrency=2, rules=rules,
                             output=tmp_path / "out", **kw)
 
 
@@ -58,8 +60,8 @@ def random_bots(n: int = 3, env: dict[str, str] | None = None) -> tuple[BotEntry
     return tuple(BotEntry(f"r{i}", tuple(RANDOM), ROOT, {"BOT_SEED": str(i), **(env or {})}) for i in range(n))
 
 
-def slow_bots(marker: str, n: int = 3, ms: int = 15) -> tuple[BotEntry, ...]:
-    """Deterministic legal bots that think ``ms`` per answer: matches of a few seconds."""
+def slow_bots(marker: str, n: int = 3, ms: int = 10) -> tuple[BotEntry, ...]:
+    """Deterministic legal bots that think ``ms`` per answer (about 30 answers a hand)."""
     return tuple(BotEntry(f"s{i}", (PY, str(HOSTILE), "--slow", str(ms), "--name", f"s{i}"), ROOT, {marker: "1"})
                  for i in range(n))
 
@@ -122,8 +124,8 @@ def test_bundles_ship_each_bot_folder_and_play_the_same(tmp_path: Path, cluster:
                             check=check_command)
     dask = Tournament(config_of(tmp_path / "dask", bots), executor=executor).run()
     assert dask.exit_code == 0
-    assert [comparable(r) for r in records(tmp_path / "dask" / "out")] == \
-        [comparable(r) for r in records(tmp_path / "local" / "out")]
+    assert {r["match"]: comparable(r) for r in records(tmp_path / "dask" / "out")} == \
+        {r["match"]: comparable(r) for r in records(tmp_path / "local" / "out")}
     # Unpacked once per machine, under its content hash.
     assert (Path(tempfile.gettempdir()) / f"spades-bundles-{os.getuid()}" / digest / "bot.py").is_file()
 
@@ -169,14 +171,14 @@ def test_a_worker_killed_mid_match_gets_its_match_replayed_and_recorded_once(
 
         killer = threading.Thread(target=kill_one)
         killer.start()
-        config = config_of(tmp_path, slow_bots(marker), target=150)
+        config = config_of(tmp_path, slow_bots(marker, 2), hands=4)
         outcome = Tournament(config, executor=DaskExecutor(c.scheduler_address)).run()
         killer.join()
         assert killed, "no worker was killed"
-        assert outcome.exit_code == 0 and outcome.played == 6 == outcome.total
+        assert outcome.exit_code == 0 and outcome.played == 2 == outcome.total
         ids = [r["match"] for r in records(config.output)]
-        assert len(ids) == len(set(ids)) == 6  # every match once, none lost
-        local = Tournament(config_of(tmp_path / "local", slow_bots(marker), target=150)).run()
+        assert len(ids) == len(set(ids)) == 2  # every match once, none lost
+        local = Tournament(config_of(tmp_path / "local", slow_bots(marker, 2), hands=4)).run()
         assert local.exit_code == 0
         assert {r["match"]: comparable(r) for r in records(config.output)} == \
             {r["match"]: comparable(r) for r in records(tmp_path / "local" / "out")}
@@ -253,9 +255,9 @@ def test_a_worker_that_cannot_start_a_bot_is_named_with_the_path(tmp_path: Path,
 
 
 def test_a_stopped_run_resumes_on_dask_and_plays_each_match_once(tmp_path: Path, cluster: Any, marker: str) -> None:
-    config = config_of(tmp_path, slow_bots(marker, ms=5), target=100)
+    config = config_of(tmp_path, slow_bots(marker, ms=5), hands=2)
     run = Tournament(config, executor=DaskExecutor(cluster.scheduler_address))
-    stopper = threading.Timer(3.0, run.stop, args=(signal.SIGINT,))
+    stopper = threading.Timer(2.0, run.stop, args=(signal.SIGINT,))
     stopper.start()
     first = run.run()
     stopper.cancel()
@@ -272,16 +274,6 @@ def test_capacity_is_the_clusters_match_slots(cluster: Any) -> None:
         assert executor.capacity == 2
     finally:
         executor.close()
-    # A worker's slots are its 'match' resource, never more than its threads.
-    with local_cluster(n=1, per=1) as c:
-        with distributed.Client(c) as client:
-            assert list(client.scheduler_info()["workers"].values())[0]["resources"] == {"match": 1}
-        executor = DaskExecutor(c.scheduler_address)
-        executor.start()
-        try:
-            assert executor.capacity == 1
-        finally:
-            executor.close()
 
 
 # ---------------------------------------------------------------- settings
