@@ -193,7 +193,7 @@ class Tournament:
             else:
                 count = f"{total} matches" if total is not None else "a tournament"
                 self._say(f"Playing {count} into {shown_path(self.folder.path)} "
-                          f"({min(self.executor.capacity, max(1, len(first)))} at a time).")
+                          f"({min(self.executor.at_once, max(1, len(first)))} at a time).")
         if self._progress_stream is not None and first:
             self._progress = Progress(self._progress_stream, total, already, tty=self._tty,
                                       interval_s=self._progress_interval_s)

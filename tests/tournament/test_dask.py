@@ -271,7 +271,7 @@ def test_capacity_is_the_clusters_match_slots(cluster: Any) -> None:
     executor = DaskExecutor(cluster.scheduler_address)
     executor.start()
     try:
-        assert executor.capacity == 2
+        assert (executor.at_once, executor.capacity) == (2, 4)  # a next match waits on each worker
     finally:
         executor.close()
 
@@ -340,6 +340,6 @@ def test_executor_for_builds_the_configs_executor(tmp_path: Path) -> None:
     config = config_of(tmp_path, random_bots(), executor=ExecutorSettings("dask", {"matches_per_worker": 2}))
     executor = executor_for(config, concurrency=3)
     assert isinstance(executor, DaskExecutor) and (executor.workers, executor.matches_per_worker) == (3, 2)
-    assert executor.capacity == 6  # before it starts: what the local cluster will offer
+    assert executor.at_once == 6  # before it starts: what the local cluster will offer
     assert isinstance(executor_for(config_of(tmp_path, random_bots())), LocalExecutor)
     assert json.loads(json.dumps(config.frozen(tmp_path)["executor"])) == {"kind": "dask", "matches_per_worker": 2}

@@ -125,6 +125,12 @@ class Executor(abc.ABC):
     def capacity(self) -> int:
         """How many matches it plays at once; the runner never submits more."""
 
+    @property
+    def at_once(self) -> int:
+        """How many matches actually play at the same time (what the user is told); at most
+        :attr:`capacity`, which may also count matches queued where they will be played."""
+        return self.capacity
+
     def start(self) -> None:
         """Acquire what the executor needs (workers, a cluster). Called once, before any submit."""
 
