@@ -99,16 +99,30 @@ def cpu_s() -> float:
     return me.ru_utime + me.ru_stime
 
 
+def all_cpu_s() -> float:
+    """CPU seconds of this process and of its reaped children (bots, on a worker)."""
+    me, kids = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return me.ru_utime + me.ru_stime + kids.ru_utime + kids.ru_stime
+
+
+def workers_cpu_s(executor: Executor) -> float:
+    """All the CPU of the local cluster's worker processes and their bots so far (0 for local)."""
+    client = getattr(executor, "_client", None)
+    return sum(client.run(all_cpu_s).values()) if client is not None else 0.0
+
+
 def play(cfg: TournamentConfig, executor: Executor) -> dict[str, Any]:
     timed = Timed(executor)
     slots = executor.at_once
+    w0, a0 = workers_cpu_s(executor), all_cpu_s()
     t0, c0 = time.perf_counter(), cpu_s()
     outcome = Tournament(cfg, executor=timed, fresh=True).run()
     wall, cpu = time.perf_counter() - t0, cpu_s() - c0
+    total = all_cpu_s() - a0 + workers_cpu_s(executor) - w0
     executor.close()
     assert outcome.exit_code == 0 and outcome.complete, outcome.error
     idle = slots * wall - sum(timed.match_s)
-    return {"rate": outcome.played / wall, "matches": outcome.played, "wall": wall, "cpu": cpu,
+    return {"rate": outcome.played / wall, "matches": outcome.played, "wall": wall, "cpu": cpu, "total_cpu": total,
             "overhead_ms": 1000 * idle / outcome.played, "match_s": statistics.mean(timed.match_s)}
 
 
@@ -156,6 +170,9 @@ def main() -> None:
           f"dask 2 workers x 1 {statistics.median(r['rate'] for r in dask_runs):.2f} matches/s")
     print(f"slot time not in matches, per match: local {local_ms:.1f} ms; the dask executor's per-match "
           f"overhead on top: {dask_ms:.1f} ms")
+    print("all CPU per match (referee, bots and, for dask, the worker processes): local "
+          f"{statistics.median(1000 * r['total_cpu'] / r['matches'] for r in local_runs):.0f} ms   dask "
+          f"{statistics.median(1000 * r['total_cpu'] / r['matches'] for r in dask_runs):.0f} ms")
     print(f"coordinator CPU per match: local {local_coord_ms:.1f} ms   dask {coord_ms:.1f} ms "
           "(runner + Dask client + the local cluster's scheduler and nannies)")
     print()

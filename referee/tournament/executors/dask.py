@@ -60,6 +60,12 @@ _SETTINGS = ("scheduler", "workers", "matches_per_worker", "files", "retries")
 # Folders a bundle never holds: version control and caches, which bots do not need.
 _SKIP_DIRS = frozenset({".git", ".hg", ".svn", "__pycache__", ".pytest_cache", ".mypy_cache"})
 _BUNDLE_LIMIT = 256 << 20  # bytes; a bigger bot folder is almost surely the wrong folder
+# Worker settings of the local cluster. Dask's sampling profiler would stop the
+# match threads every 10 ms to read their stacks (the bots' clocks would pay for
+# it); its event-loop and memory checks would wake each worker 60 times a second.
+_QUIET_WORKERS = {"distributed.worker.profile.enabled": False, "distributed.admin.tick.interval": "500ms",
+                  "distributed.admin.system-monitor.interval": "2s",
+                  "distributed.worker.memory.monitor-interval": "1s"}
 # How long a run may have matches waiting while no worker offers a match slot.
 _NO_WORKER_S = 60.0
 
@@ -136,7 +142,16 @@ def _unpacked(digest: str, data: bytes) -> Path:
     root.mkdir(parents=True, exist_ok=True)
     part = Path(tempfile.mkdtemp(prefix=f".{digest[:12]}-", dir=root))
     with tarfile.open(fileobj=io.BytesIO(raw), mode="r:") as tar:
-        tar.extractall(part, filter="data")  # no absolute paths, no escaping links
+        if hasattr(tarfile, "data_filter"):
+            tar.extractall(part, filter="data")  # no absolute paths, no escaping links
+        else:  # Python 3.11 before 3.11.4: refuse by hand what the data filter refuses
+            for member in tar.getmembers():
+                target = os.path.join(part, member.name)
+                if member.islnk() or member.isdev() or not _inside(target, os.fspath(part)) or (
+                        member.issym() and not _inside(os.path.join(os.path.dirname(target), member.linkname),
+                                                       os.fspath(part))):
+                    raise ExecutorError(f"bot bundle {digest[:12]} holds an unsafe entry: {member.name!r}")
+            tar.extractall(part)
     try:
         os.rename(part, final)
     except OSError:  # another worker of this machine unpacked it first: use theirs
@@ -356,9 +371,7 @@ class DaskExecutor(Executor):
                 self._client = self._connect(distributed)
             else:
                 import dask
-                # Dask's sampling profiler would stop the match threads every 10 ms
-                # to read their stacks: the matches' clocks would pay for it.
-                with dask.config.set({"distributed.worker.profile.enabled": False}):
+                with dask.config.set(_QUIET_WORKERS):
                     self._cluster = distributed.LocalCluster(
                         n_workers=self.workers, threads_per_worker=self.matches_per_worker, processes=True,
                         resources={"match": self.matches_per_worker}, dashboard_address=None,
