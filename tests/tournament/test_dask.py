@@ -15,6 +15,7 @@ import subprocess
 import tempfile
 import threading
 import time
+from collections import Counter
 from pathlib import Path
 from typing import Any, Iterator
 
@@ -141,17 +142,21 @@ def test_bundle_mode_refuses_a_bot_whose_script_lies_outside_its_folder(tmp_path
 # ---------------------------------------------------------------- failures
 
 
+def _parent(pid: int) -> int | None:
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as fh:
+            return int(fh.read().split(b") ", 1)[1].split()[1])
+    except OSError:
+        return None
+
+
 def _worker_with_a_bot(client: Any, marker: str) -> int:
     """The pid of a worker process that has a bot (carrying ``marker``) running, once one has."""
     workers = set(client.run(os.getpid).values())
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
         for pid in processes_with_marker(marker):
-            try:
-                with open(f"/proc/{pid}/stat", "rb") as fh:
-                    parent = int(fh.read().split(b") ", 1)[1].split()[1])
-            except OSError:
-                continue
+            parent = _parent(pid)
             if parent in workers:
                 return parent
         time.sleep(0.05)
@@ -200,6 +205,12 @@ def test_cancel_ends_the_bots_on_every_worker_and_answers_every_match(tmp_path: 
         while len(processes_with_marker(marker)) < 4 and time.monotonic() < deadline:
             time.sleep(0.05)  # two matches running, one waiting for a slot
         assert len(processes_with_marker(marker)) >= 4
+        # Never oversubscribed: each worker (one match slot) runs one match's two bots, no more,
+        # though three matches were handed over (the third waits on a worker for its slot).
+        for _ in range(10):
+            per_worker = Counter(_parent(pid) for pid in processes_with_marker(marker))
+            assert per_worker and max(per_worker.values()) <= 2, per_worker
+            time.sleep(0.05)
         executor.cancel()
         got = collect(executor, {s.match_id for s in specs})
         assert {k: type(v) for k, v in got.items()} == {s.match_id: MatchCancelled for s in specs}
