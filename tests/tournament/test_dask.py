@@ -354,3 +354,28 @@ def test_executor_for_builds_the_configs_executor(tmp_path: Path) -> None:
     assert executor.at_once == 6  # before it starts: what the local cluster will offer
     assert isinstance(executor_for(config_of(tmp_path, random_bots())), LocalExecutor)
     assert json.loads(json.dumps(config.frozen(tmp_path)["executor"])) == {"kind": "dask", "matches_per_worker": 2}
+
+
+def test_ctrl_c_in_the_terminal_stops_the_run_and_leaves_no_process(tmp_path: Path, marker: str) -> None:
+    """SIGINT to the whole foreground group, as a terminal sends it: the local cluster's
+    workers ignore it, the coordinator cancels every match, nothing survives."""
+    cfg = tmp_path / "c.yaml"
+    slow = f"[{PY}, {HOSTILE}, --slow, '20']"
+    cfg.write_text(f"variant: two-player\noutput: out\nrules: {{target: 100000, max_hands: 50}}\nbots:\n"
+                   f"  - {{name: a, command: {slow}, env: {{{marker}: '1'}}}}\n"
+                   f"  - {{name: b, command: {slow}, env: {{{marker}: '1'}}}}\n")
+    env = {**os.environ, "PYTHONPATH": str(ROOT), marker: "1"}  # the workers carry it too
+    run = subprocess.Popen([PY, "-m", "referee.cli", "run", str(cfg), "--workers", "2"], cwd=tmp_path, env=env,
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
+    try:
+        deadline = time.monotonic() + 90
+        while len([p for p in processes_with_marker(marker) if p != run.pid]) < 6 and time.monotonic() < deadline:
+            time.sleep(0.1)  # 2 workers and the 4 bots of two matches
+        os.killpg(run.pid, signal.SIGINT)
+        _, err = run.communicate(timeout=60)
+    finally:
+        if run.poll() is None:
+            os.killpg(run.pid, signal.SIGKILL)
+    assert run.returncode == 130, err
+    assert "Interrupted: 0 of 2 matches are finished" in err and "every bot process has been ended" in err
+    assert records(tmp_path / "out") == []

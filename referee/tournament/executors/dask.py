@@ -41,6 +41,7 @@ import tempfile
 import threading
 import time
 import uuid
+import warnings
 from pathlib import Path
 from typing import Any, Mapping, Sequence
 
@@ -371,7 +372,10 @@ class DaskExecutor(Executor):
                 self._client = self._connect(distributed)
             else:
                 import dask
-                with dask.config.set(_QUIET_WORKERS):
+                with dask.config.set(_QUIET_WORKERS), warnings.catch_warnings():
+                    # The scheduler's HTTP port (no dashboard is served) moves aside when
+                    # 8787 is taken: nothing the user needs to hear about.
+                    warnings.filterwarnings("ignore", message="Port .* is already in use")
                     self._cluster = distributed.LocalCluster(
                         n_workers=self.workers, threads_per_worker=self.matches_per_worker, processes=True,
                         resources={"match": self.matches_per_worker}, dashboard_address=None,
