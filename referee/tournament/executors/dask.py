@@ -64,9 +64,11 @@ _BUNDLE_LIMIT = 256 << 20  # bytes; a bigger bot folder is almost surely the wro
 # Worker settings of the local cluster. Dask's sampling profiler would stop the
 # match threads every 10 ms to read their stacks (the bots' clocks would pay for
 # it); its event-loop and memory checks would wake each worker 60 times a second.
+# And the environment Dask gives its workers (MALLOC_TRIM_THRESHOLD_=65536,
+# OMP_NUM_THREADS=1, ...) would reach the bots, which must run as they do locally.
 _QUIET_WORKERS = {"distributed.worker.profile.enabled": False, "distributed.admin.tick.interval": "500ms",
                   "distributed.admin.system-monitor.interval": "2s",
-                  "distributed.worker.memory.monitor-interval": "1s"}
+                  "distributed.worker.memory.monitor-interval": "1s", "distributed.nanny.pre-spawn-environ": {}}
 # How long a run may have matches waiting while no worker offers a match slot.
 _NO_WORKER_S = 60.0
 
