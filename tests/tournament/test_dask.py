@@ -379,3 +379,17 @@ def test_ctrl_c_in_the_terminal_stops_the_run_and_leaves_no_process(tmp_path: Pa
     assert run.returncode == 130, err
     assert "Interrupted: 0 of 2 matches are finished" in err and "every bot process has been ended" in err
     assert records(tmp_path / "out") == []
+
+
+def _environ(key: str) -> str | None:
+    return os.environ.get(key)
+
+
+def test_bots_on_a_worker_get_the_environment_they_would_get_locally() -> None:
+    """A Dask nanny gives its worker MALLOC_TRIM_THRESHOLD_=65536 (and OMP_NUM_THREADS=1);
+    a worker takes them out before its first match, so its bots never inherit them."""
+    from referee.tournament.executors.dask import _restore_environ
+    with local_cluster(n=1) as c, distributed.Client(c) as client:
+        assert set(client.run(_environ, "MALLOC_TRIM_THRESHOLD_").values()) == {"65536"}  # Dask's, before
+        client.run(_restore_environ)
+        assert set(client.run(_environ, "MALLOC_TRIM_THRESHOLD_").values()) == {None}

@@ -117,6 +117,31 @@ async def _cancel_run(run_id: str) -> int:
     return len(tokens)
 
 
+_environ_restored = False
+
+
+def _restore_environ() -> None:
+    """Drop what a Dask nanny put into this worker's environment for numeric code
+    (``MALLOC_TRIM_THRESHOLD_=65536``, ``OMP_NUM_THREADS=1``, ...), once per process.
+
+    The bots a worker starts inherit its environment; they must run as they do
+    under ``local``, and a Python bot under that malloc setting runs markedly slower.
+    """
+    global _environ_restored
+    with _worker_lock:
+        if _environ_restored:
+            return
+        _environ_restored = True
+        try:
+            import dask
+            added = dask.config.get("distributed.nanny.pre-spawn-environ", default={}) or {}
+        except ImportError:
+            return
+        for key, value in added.items():
+            if os.environ.get(key) == str(value):
+                del os.environ[key]
+
+
 def _worker_address() -> str:
     try:
         from distributed import get_worker
@@ -203,6 +228,7 @@ def _play(spec_data: dict[str, Any], run_id: str, roots: Mapping[str, str], bund
     worker that died (Dask reschedules the task).
     """
     where = _worker_address()
+    _restore_environ()
     key = (run_id, str(spec_data["match_id"]))
     token = _CancelToken()
     with _worker_lock:
