@@ -19,6 +19,7 @@ from referee.cli.sandboxing import announce_sandbox, sandbox_option
 from referee.pages.report import write_report
 from referee.seat.sandbox import SandboxPolicy
 from referee.tournament.config import ConfigError, load_config, shown_path as _shown
+from referee.tournament.executors import EXECUTORS, ExecutorError, ExecutorSettings
 from referee.tournament.results import ResultsError, ResultsFolder, standings_from_folder
 from referee.tournament.runner import Tournament
 from referee.tournament.standings import FORMATS, render, render_comparison
@@ -49,8 +50,15 @@ def _err(text: str) -> None:
 @click.option("--quiet", "-q", is_flag=True, help="No progress or messages on stderr; print only the standings.")
 @click.option("--no-report", is_flag=True, help="Do not write the HTML report (report.html) at the end.")
 @sandbox_option(None)
+@click.option("--executor", "executor_kind", type=click.Choice(sorted(EXECUTORS)), default=None,
+              help="Where matches are played (default: the config's 'executor', else local). See docs/cluster.md.")
+@click.option("--scheduler", default=None, metavar="tcp://HOST:PORT",
+              help="Play on the running Dask cluster of this scheduler (implies --executor dask).")
+@click.option("--workers", type=int, default=None, metavar="N",
+              help="Start a local Dask cluster of N worker processes (implies --executor dask).")
 def run_command(config_file: Path, concurrency: int | None, output: Path | None, fresh: bool, fmt: str,
-                quiet: bool, no_report: bool, sandbox: str | None) -> None:
+                quiet: bool, no_report: bool, sandbox: str | None, executor_kind: str | None, scheduler: str | None,
+                workers: int | None) -> None:
     """Play a tournament from a YAML config and print the standings.
 
     Re-running the same command resumes: finished matches (in
@@ -62,6 +70,7 @@ def run_command(config_file: Path, concurrency: int | None, output: Path | None,
       spades run configs/demo.yaml
       spades run configs/two-player.yaml --concurrency 4 --quiet
       spades run configs/demo.yaml --fresh
+      spades run configs/demo.yaml --executor dask --scheduler tcp://10.0.0.5:8786
     """
     if concurrency is not None and concurrency < 1:
         raise click.BadParameter(f"must be at least 1, got: {concurrency}", param_hint="--concurrency")
@@ -74,6 +83,9 @@ def run_command(config_file: Path, concurrency: int | None, output: Path | None,
     if sandbox is not None:
         config = dataclasses.replace(config, sandbox=SandboxPolicy(sandbox))
     announce_sandbox(config.sandbox)
+    if executor_kind is not None or scheduler is not None or workers is not None:
+        config = dataclasses.replace(config, executor=_executor_choice(config.executor, executor_kind, scheduler,
+                                                                       workers))
     say = None if quiet else _err
     tournament = Tournament(config, concurrency=concurrency, fresh=fresh,
                             progress_stream=None if quiet else sys.stderr, say=say, fmt=fmt)
@@ -81,6 +93,8 @@ def run_command(config_file: Path, concurrency: int | None, output: Path | None,
         outcome = tournament.run()
     except ResultsError as exc:
         raise InputError(str(exc)) from None
+    except ExecutorError as exc:
+        raise click.ClickException(str(exc)) from None
     except KeyboardInterrupt:  # outside the matches (preparing, or a second Ctrl-C): nothing runs any more
         _err(f"Interrupted. Finished matches are saved; run `spades run {shlex.quote(os.fspath(config_file))}` "
              "again to resume.")
@@ -114,6 +128,20 @@ def run_command(config_file: Path, concurrency: int | None, output: Path | None,
         else:
             if not quiet:
                 _err(f"Report: {_shown(report)} (with every replay: `spades report {shlex.quote(folder)} --replays`)")
+
+
+def _executor_choice(settings: ExecutorSettings, kind: str | None, scheduler: str | None,
+                     workers: int | None) -> ExecutorSettings:
+    """The config's executor with the command line's choices on top (checked like the config)."""
+    where = {k: v for k, v in (("scheduler", scheduler), ("workers", workers)) if v is not None}
+    if kind is None and where:
+        kind = "dask"
+    # --scheduler or --workers replaces where the config said the cluster is.
+    chosen = settings.overridden(kind, where, drop=("scheduler", "workers", "matches_per_worker") if where else ())
+    for key, message in EXECUTORS[chosen.kind].check_settings(chosen.options):
+        option = f"--{key}" if key in where else f"the config's executor.{key}"
+        raise click.BadParameter(f"{message} (with --executor {chosen.kind})", param_hint=option)
+    return chosen
 
 
 @click.command("standings")

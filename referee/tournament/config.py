@@ -35,6 +35,7 @@ from referee.seat.faults import FaultPolicy
 from referee.seat.limits import Limit, SeatLimits
 from referee.seat.sandbox import SandboxPolicy, SandboxSpec
 from referee.seat.spec import bot_name
+from referee.tournament.executors import EXECUTORS, ExecutorSettings
 from referee.tournament.formats import FORMATS, FormatOption
 
 __all__ = [
@@ -87,6 +88,7 @@ class TournamentConfig:
     ponder: bool = False  # let bots run while others think (off: the fair clock freezes them)
     clock: str = "wall"  # "wall": a request is charged its wall time; "cpu": the seat's CPU time
     limits: SeatLimits = dataclasses.field(default_factory=SeatLimits)
+    executor: ExecutorSettings = dataclasses.field(default_factory=ExecutorSettings)  # where matches are played
 
     def bot_sandbox(self, bot: BotEntry) -> SandboxSpec:
         """The sandbox a bot plays in: the tournament's policy and limits, with its own overrides."""
@@ -104,8 +106,8 @@ class TournamentConfig:
 
         Two configs with the same identity produce the same matches, so a
         results folder made with one can be resumed with the other. Left out
-        on purpose: ``name``, ``output`` and ``concurrency``, which change
-        where and how fast the matches run, never what they are.
+        on purpose: ``name``, ``output``, ``concurrency`` and ``executor``, which
+        change where and how fast the matches run, never what they are.
         """
         return {
             **({"format_options": self._set_options()} if self._set_options() else {}),
@@ -163,6 +165,8 @@ class TournamentConfig:
                 if paths:
                     entry[key] = [os.path.relpath(p, folder) for p in paths]
             out["bots"].append(entry)
+        if self.executor != ExecutorSettings():
+            out["executor"] = self.executor.to_dict()
         return out
 
 
@@ -230,7 +234,8 @@ def format_path(path: KeyPath) -> str:
 # ----------------------------------------------------------------- key tables
 
 _TOP_KEYS = ("name", "variant", "seed", "format", "matches_per_pairing", "duplicate", "concurrency", "rules",
-             "time", "faults", "max_faults", "output", "bots", "sandbox", "ponder", "clock", "limits")
+             "time", "faults", "max_faults", "output", "bots", "sandbox", "ponder", "clock", "limits",
+             "executor")
 #: Every format's own keys, and the format each belongs to.
 _FORMAT_KEYS: dict[str, str] = {option.key: name for name, cls in FORMATS.items() for option in cls.options}
 _LIMIT_KEYS = tuple(limit.value for limit in Limit)
@@ -519,18 +524,20 @@ class _Checker:
         self._base_limits = limits or SeatLimits()
 
         bots = self.bots(top.get("bots"), time_control or TimeControl(), check_commands) if "bots" in top else None
+        executor = self.executor(top.get("executor"), ("executor",))
 
         if self.issues:
             return None
         assert variant and seed is not None and fmt and per and duplicate is not None and concurrency
         assert rules and time_control and faults and max_faults and output and bots is not None and name
         assert sandbox and ponder is not None and limits is not None and clock
+        assert executor is not None
         return TournamentConfig(
             path=None, name=name, variant=variant, bots=tuple(bots), seed=seed, format=fmt,
             matches_per_pairing=per, duplicate=duplicate, concurrency=concurrency, rules=rules,
             time=time_control, faults=FaultPolicy(faults), max_faults=max_faults, output=output,
             sandbox=SandboxPolicy(sandbox), ponder=ponder, clock=clock, limits=limits,
-            format_options=options or {})
+            format_options=options or {}, executor=executor)
 
     def format_options(self, top: Mapping[str, Any], fmt: str | None, per: int | None, duplicate: bool | None,
                        n_bots: int | None, variant: Variant | None) -> dict[str, Any] | None:
@@ -585,6 +592,24 @@ class _Checker:
                                  f"got: {value!r}")
             return None
         return option.kind(value)
+
+    def executor(self, value: Any, path: KeyPath) -> ExecutorSettings | None:
+        """``executor: {kind: dask, ...}`` (or just ``executor: dask``); the kind checks its own settings."""
+        if value is None:
+            return ExecutorSettings()
+        if isinstance(value, str):
+            value = {"kind": value}
+        if not isinstance(value, dict):
+            self.error(path, f"must be a mapping like {{kind: dask, workers: 4}}, or a kind, got: {value!r}")
+            return None
+        kind = self.choice(value.get("kind", ExecutorSettings.kind), path + ("kind",), list(EXECUTORS))
+        if kind is None:
+            return None
+        options = {str(k): v for k, v in value.items() if k != "kind"}
+        issues = EXECUTORS[kind].check_settings(options)
+        for key, message in issues:
+            self.error(path + (key,), message)
+        return None if issues else ExecutorSettings(kind, options)
 
     def bots(self, value: Any, base_time: TimeControl, check_commands: bool) -> list[BotEntry] | None:
         path: KeyPath = ("bots",)

@@ -40,8 +40,8 @@ from typing import Any, Callable, Mapping, Sequence, TextIO
 from referee.match import MatchSpec, stderr_name, transcript_name
 from referee.seat.faults import FaultKind
 from referee.seat.spec import SeatSpec
-from referee.tournament.config import TournamentConfig, shown_path, standings_title
-from referee.tournament.executors import Executor, LocalExecutor, MatchDone, MatchFailed, Outcome
+from referee.tournament.config import TournamentConfig, check_command, shown_path, standings_title
+from referee.tournament.executors import EXECUTORS, Executor, MatchDone, MatchFailed, Outcome
 from referee.tournament.formats import Played, TournamentFormat, format_for
 from referee.tournament.integrity import deal_key
 from referee.tournament.progress import Progress
@@ -49,7 +49,7 @@ from referee.tournament.results import ReadReport, ResultsError, ResultsFolder, 
 from referee.tournament.schedule import ScheduledMatch
 from referee.tournament.standings import StandingsBuilder, StandingsReport, render
 
-__all__ = ["Tournament", "RunOutcome", "match_spec"]
+__all__ = ["Tournament", "RunOutcome", "match_spec", "executor_for", "bot_seats"]
 
 Say = Callable[[str], None]
 # How often the runner wakes while matches run: to notice a stop, redraw the clock.
@@ -63,15 +63,27 @@ def match_spec(config: TournamentConfig, match: ScheduledMatch, logs: Path | Non
     With ``secret`` (the results folder's), the deals come from the match seed
     and the secret; without, from the seed alone.
     """
-    seats = []
-    for index in match.seats(config.variant):
-        bot = config.bots[index]
-        seats.append(SeatSpec(bot.name, list(bot.command), cwd=str(bot.cwd), env=dict(bot.env) or None,
-                              time=config.bot_time(bot), sandbox=config.bot_sandbox(bot)))
+    every = bot_seats(config)
+    seats = [every[index] for index in match.seats(config.variant)]
     return MatchSpec(variant=config.variant, seats=seats, rules=config.rules, seed=match.seed,
                      match_id=match.match_id, time=config.time, faults=config.faults,
                      max_faults=config.max_faults, logs=str(logs) if logs is not None else None,
                      deal_key=deal_key(secret, match.seed) if secret is not None else None)
+
+
+def bot_seats(config: TournamentConfig) -> list[SeatSpec]:
+    """Every bot of ``config`` as a seat spec (how to start it), in config order."""
+    return [SeatSpec(b.name, list(b.command), cwd=str(b.cwd), env=dict(b.env) or None, time=config.bot_time(b),
+                     sandbox=config.bot_sandbox(b))
+            for b in config.bots]
+
+
+def executor_for(config: TournamentConfig, concurrency: int | None = None, say: Say | None = None) -> Executor:
+    """The executor of the config's ``executor:`` (``concurrency``, when given, overrides the config's)."""
+    settings = config.executor
+    return EXECUTORS[settings.kind].from_settings(settings.options, concurrency=concurrency or config.concurrency,
+                                                  bots=bot_seats(config), check=check_command, say=say,
+                                                  results=config.output)
 
 
 @dataclasses.dataclass
@@ -117,13 +129,13 @@ class Tournament:
         """``progress_stream``: where progress goes (None: nowhere). ``say``:
         where information and warnings go (None: nowhere). ``fmt``: the format
         of ``standings.txt`` and of :attr:`RunOutcome.standings_text`.
-        ``executor``: where matches are played (default: a
-        :class:`~referee.tournament.executors.LocalExecutor` of ``concurrency``
-        threads, else the config's ``concurrency``)."""
+        ``executor``: where matches are played (default: the config's
+        ``executor``, see :func:`executor_for`; ``local`` plays ``concurrency``
+        matches at once, else the config's ``concurrency``)."""
         if concurrency is not None and concurrency < 1:
             raise ValueError(f"concurrency must be at least 1, got: {concurrency!r}")
         self.config = config
-        self.executor = executor or LocalExecutor(concurrency or config.concurrency)
+        self.executor = executor or executor_for(config, concurrency, say)
         self.fresh = fresh
         self.fmt = fmt
         self.folder = ResultsFolder(config.output)
@@ -177,6 +189,7 @@ class Tournament:
         try:
             return self._run(t0, moved)
         finally:
+            self.executor.close()  # idempotent; _run may have started it
             self.folder.unlock()
 
     def _run(self, t0: float, moved: Path | None) -> RunOutcome:
@@ -201,6 +214,10 @@ class Tournament:
         self._publish_finished(done, self.format.next_matches({}))
         already = len(done)
         first = self.format.next_matches(done)
+        if first:
+            # Started before the first message, which says how many play at once
+            # (a cluster's capacity is known once it is reached).
+            self.executor.start()
         if self._say is not None:
             if already:
                 to_go = f"{len(first)} to go" if total is not None else "more to come"
@@ -210,7 +227,7 @@ class Tournament:
             else:
                 count = f"{total} matches" if total is not None else "a tournament"
                 self._say(f"Playing {count} into {shown_path(self.folder.path)} "
-                          f"({min(self.executor.capacity, max(1, len(first)))} at a time).")
+                          f"({min(self.executor.at_once, max(1, len(first)))} at a time).")
         if self._progress_stream is not None and first:
             self._progress = Progress(self._progress_stream, total, already, tty=self._tty,
                                       interval_s=self._progress_interval_s)

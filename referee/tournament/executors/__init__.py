@@ -6,9 +6,13 @@ new module here plus its line in that table.
 
 from __future__ import annotations
 
-from referee.tournament.executors.base import Executor, MatchCancelled, MatchDone, MatchFailed, Outcome
+from referee.tournament.executors.base import (Executor, ExecutorError, ExecutorSettings, MatchCancelled, MatchDone,
+                                               MatchFailed, Outcome)
+from referee.tournament.executors.dask import DaskExecutor
 from referee.tournament.executors.local import LocalExecutor
 
-__all__ = ["EXECUTORS", "Executor", "LocalExecutor", "MatchCancelled", "MatchDone", "MatchFailed", "Outcome"]
+__all__ = ["EXECUTORS", "DaskExecutor", "Executor", "ExecutorError", "ExecutorSettings", "LocalExecutor",
+           "MatchCancelled", "MatchDone", "MatchFailed", "Outcome"]
 
-EXECUTORS: dict[str, type[Executor]] = {cls.name: cls for cls in (LocalExecutor,)}
+# DaskExecutor imports Dask only when it starts: the table works without the extra.
+EXECUTORS: dict[str, type[Executor]] = {cls.name: cls for cls in (LocalExecutor, DaskExecutor)}

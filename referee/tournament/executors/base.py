@@ -14,17 +14,51 @@ what is still running.
 
 To add an executor: write a module in this package with a subclass of
 :class:`Executor` and add it to ``EXECUTORS`` in ``executors/__init__.py``.
+A config chooses it with ``executor: {kind: <name>, ...}``: the class checks
+its own settings (:meth:`Executor.check_settings`) and builds itself from
+them (:meth:`Executor.from_settings`).
 """
 
 from __future__ import annotations
 
 import abc
 import dataclasses
-from typing import Any, ClassVar, Mapping, Sequence, Union
+from pathlib import Path
+from typing import Any, Callable, ClassVar, Mapping, Sequence, Union
 
 from referee.match import MatchSpec
+from referee.seat.spec import SeatSpec
 
-__all__ = ["Executor", "MatchDone", "MatchFailed", "MatchCancelled", "Outcome"]
+__all__ = ["Executor", "ExecutorError", "ExecutorSettings", "CommandCheck", "Say", "MatchDone", "MatchFailed",
+           "MatchCancelled", "Outcome"]
+
+#: Why a bot's command cannot start in a folder (None: it can): ``check(argv, cwd, env)``.
+CommandCheck = Callable[[Sequence[str], Any, Mapping[str, str]], Union[str, None]]
+Say = Callable[[str], None]
+
+
+class ExecutorError(RuntimeError):
+    """The executor cannot play matches (no cluster, a worker that cannot run a bot);
+    the message says what and where, for the user."""
+
+
+@dataclasses.dataclass(frozen=True)
+class ExecutorSettings:
+    """The config's ``executor:``: a kind (a name in ``EXECUTORS``) and that kind's own settings."""
+
+    kind: str = "local"
+    options: Mapping[str, Any] = dataclasses.field(default_factory=dict)
+
+    def overridden(self, kind: str | None, options: Mapping[str, Any], drop: Sequence[str] = ()) -> ExecutorSettings:
+        """These settings with command-line choices on top: another ``kind`` starts from
+        no options; ``drop`` names options the new ones replace (given or not)."""
+        new_kind = kind or self.kind
+        merged = {k: v for k, v in self.options.items() if k not in drop} if new_kind == self.kind else {}
+        merged.update(options)
+        return ExecutorSettings(new_kind, merged)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"kind": self.kind, **self.options}
 
 
 @dataclasses.dataclass(frozen=True)
@@ -66,10 +100,36 @@ class Executor(abc.ABC):
     #: The config's ``executor.kind`` value.
     name: ClassVar[str]
 
+    @classmethod
+    def check_settings(cls, options: Mapping[str, Any]) -> list[tuple[str, str]]:
+        """Problems with this kind's settings (all but ``kind``), as ``(key, message)``;
+        the message quotes the bad value. By default an executor has no settings."""
+        return [(key, f"not a setting of the {cls.name!r} executor (it takes none besides 'kind')")
+                for key in options]
+
+    @classmethod
+    def from_settings(cls, options: Mapping[str, Any], *, concurrency: int, bots: Sequence[SeatSpec],
+                      check: CommandCheck, say: Say | None, results: Path | None = None) -> Executor:
+        """The executor a config's checked ``executor:`` settings describe.
+
+        ``concurrency``: the tournament's; ``bots``: every bot of the config
+        (for executors that must bring them to other machines); ``check``:
+        tells whether a bot's command can start in a folder; ``say``: where
+        to tell the user about the executor (None: nowhere); ``results``: the
+        results folder (never shipped to workers).
+        """
+        raise ExecutorError(f"the {cls.name!r} executor cannot be chosen in a config")
+
     @property
     @abc.abstractmethod
     def capacity(self) -> int:
         """How many matches it plays at once; the runner never submits more."""
+
+    @property
+    def at_once(self) -> int:
+        """How many matches actually play at the same time (what the user is told); at most
+        :attr:`capacity`, which may also count matches queued where they will be played."""
+        return self.capacity
 
     def start(self) -> None:
         """Acquire what the executor needs (workers, a cluster). Called once, before any submit."""

@@ -18,7 +18,8 @@ import os
 import queue
 import signal
 import threading
-from typing import Any, Callable, Sequence
+from pathlib import Path
+from typing import Any, Callable, Mapping, Sequence
 
 from referee.match import MatchSpec, TransportFactory, bot_process, run_match
 from referee.seat.botprocess import BotProcess
@@ -26,7 +27,8 @@ from referee.seat.faults import SeatFault
 from referee.seat.spec import SeatSpec
 from referee.seat.transcript import Transcript
 from referee.seat.transport import ForwardingTransport
-from referee.tournament.executors.base import Executor, MatchCancelled, MatchDone, MatchFailed, Outcome
+from referee.tournament.executors.base import (CommandCheck, Executor, MatchCancelled, MatchDone, MatchFailed,
+                                               Outcome, Say)
 
 __all__ = ["LocalExecutor", "Cancelled"]
 
@@ -133,6 +135,11 @@ class LocalExecutor(Executor):
         self._outcomes: queue.Queue[Outcome] = queue.Queue()
         self._tokens: dict[str, _CancelToken] = {}
         self._lock = threading.Lock()
+
+    @classmethod
+    def from_settings(cls, options: Mapping[str, Any], *, concurrency: int, bots: Sequence[SeatSpec],
+                      check: CommandCheck, say: Say | None, results: Path | None = None) -> LocalExecutor:
+        return cls(concurrency)
 
     @property
     def capacity(self) -> int:
