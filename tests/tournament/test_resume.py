@@ -46,6 +46,21 @@ for line in sys.stdin:
 """
 
 
+def describe(pids: list[int]) -> list[str]:
+    """Each pid with its state, cgroups and command line, to tell what survived and why."""
+    out = []
+    for pid in pids:
+        try:
+            status = Path(f"/proc/{pid}/status").read_text()
+            state = next((line for line in status.splitlines() if line.startswith("State:")), "State: ?")
+            groups = Path(f"/proc/{pid}/cgroup").read_text().replace("\n", " ")
+            cmd = Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
+            out.append(f"{pid} {state} [{groups}] {cmd}")
+        except OSError:
+            out.append(f"{pid} (gone)")
+    return out
+
+
 def marked_processes(marker: str) -> list[int]:
     """Pids of live processes whose command line holds ``marker`` (a /proc scan)."""
     found = []
@@ -151,8 +166,9 @@ def test_after_sigkill_bots_exit_and_a_torn_line_is_repaired(slow_tournament: tu
     finally:
         if proc.poll() is None:
             proc.kill()
-    # Orphaned bots read end-of-file on stdin and exit by themselves.
-    assert wait_until(lambda: not marked_processes(marker), 15), marked_processes(marker)
+    # Orphaned bots read end-of-file on stdin and exit by themselves (a frozen one is thawed
+    # and killed by the referee's reaper).
+    assert wait_until(lambda: not marked_processes(marker), 15), describe(marked_processes(marker))
     # Simulate the worst case of a kill in the middle of appending a record.
     with open(matches, "ab") as fh:
         fh.write(b'{"match": "001-one-two-2b", "variant": "partn')
