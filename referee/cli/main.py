@@ -25,7 +25,7 @@ from referee.cli.deal import deal_command
 from referee.cli.faultnotes import fault_hints
 from referee.cli.pages import replay_command, report_command, show_command
 from referee.cli.sandboxing import announce_sandbox, sandbox_option
-from referee.cli.starthand import deals_for, load_deal, match_start, replay_options
+from referee.cli.starthand import deals_for, load_deal, match_start, recorded_deals, replay_options
 from referee.cli.stderrview import LiveStderr, crash_tails
 from referee.cli.tournament import run_command, standings_command
 from referee.game.rules import RuleError, Rules, Variant
@@ -167,7 +167,7 @@ def match_command(variant: str, bots: tuple[str, ...], names: tuple[str, ...], s
                      + (f"-from-hand{start.hand}" if start else ""),
                      time=TimeControl(move_ms, bank_ms, startup_ms), faults=FaultPolicy(faults),
                      max_faults=max_faults, logs=str(folder.logs) if folder is not None else str(scratch),
-                     start=start, deals=deals_for(seed, start, deal),
+                     start=start, deals=deals_for(seed, start, deal, recorded_deals(from_record, match_id, seed, v)),
                      sandbox=SandboxSpec(policy=SandboxPolicy(sandbox), ponder=ponder, cpu_clock=clock == "cpu"))
     stderr_paths = [spec.stderr_path(i) for i in range(len(spec.seats))]
     live = LiveStderr(stderr_paths, [s.name for s in spec.seats], lambda line: click.echo(line, err=True)) \

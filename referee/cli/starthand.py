@@ -19,11 +19,13 @@ import click
 import yaml
 
 from referee.game.cards import CardError, parse_card
-from referee.game.deals import Deal, deal_from_hands, seeded_deal
+from referee.game.deals import Deal, DealSource, deal_from_hands, seeded_deal
 from referee.game.rules import Variant
 from referee.game.start import MatchStart
+from referee.tournament.integrity import record_deal_source
+from referee.tournament.results import ResultsError, ResultsFolder
 
-__all__ = ["replay_options", "match_start", "load_deal", "deals_for"]
+__all__ = ["replay_options", "match_start", "load_deal", "deals_for", "recorded_deals"]
 
 
 def replay_options(command: Callable[..., Any]) -> Callable[..., Any]:
@@ -57,9 +59,8 @@ def _pair(text: str | None, option: str) -> tuple[int, int] | None:
     return a, b
 
 
-def _from_record(path: Path, match_id: str | None, seed: int, variant: Variant, hand: int) -> tuple[
-        tuple[int, int], tuple[int, int]]:
-    """Scores and bags after hand ``hand - 1`` of a recorded match."""
+def _find_record(path: Path, match_id: str | None, seed: int, variant: Variant) -> dict[str, Any]:
+    """The record ``--from-record`` names: the match with ``match_id``, else the last one with this seed."""
     chosen = None
     for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
         if not line.strip():
@@ -75,6 +76,13 @@ def _from_record(path: Path, match_id: str | None, seed: int, variant: Variant, 
     if chosen is None:
         which = f"match id {match_id!r}" if match_id else f"seed {seed} ({variant.value})"
         raise click.BadParameter(f"no match with {which} in {path}", param_hint="--from-record")
+    return chosen
+
+
+def _from_record(path: Path, match_id: str | None, seed: int, variant: Variant, hand: int) -> tuple[
+        tuple[int, int], tuple[int, int]]:
+    """Scores and bags after hand ``hand - 1`` of a recorded match."""
+    chosen = _find_record(path, match_id, seed, variant)
     if hand == 1:
         return (0, 0), (0, 0)
     hands = {h.get("hand"): h for h in chosen.get("hands", [])}
@@ -151,9 +159,37 @@ def load_deal(path: Path, variant: Variant, hand: int) -> Deal:
         raise click.BadParameter(f"{where}: {exc}", param_hint="--deal") from None
 
 
-def deals_for(seed: int, start: MatchStart | None, deal: Deal | None) -> list[Deal] | None:
-    """The match's injected deals: ``deal`` at the first hand played, the seed's before it (never played)."""
-    if deal is None:
+def recorded_deals(path: Path | None, match_id: str | None, seed: int, variant: Variant) -> DealSource | None:
+    """The deals of the ``--from-record`` match when they came from its results folder's secret.
+
+    A tournament deals from the seed *and* the folder's secret, so the seed alone
+    would replay other cards; the operator's folder holds the secret next to
+    ``matches.jsonl``. None: the seed alone deals that match (``spades match``).
+    """
+    if path is None:
         return None
+    record = _find_record(path, match_id, seed, variant)
+    if record.get("deals", "seed") == "seed":
+        return None
+    try:
+        return record_deal_source(record, ResultsFolder(path.parent).secret())
+    except (ValueError, ResultsError) as exc:
+        raise click.BadParameter(f"cannot recover the deals of match {record.get('match')!r}: {exc}",
+                                 param_hint="--from-record") from None
+
+
+def deals_for(seed: int, start: MatchStart | None, deal: Deal | None,
+              recorded: DealSource | None = None) -> list[Deal] | None:
+    """The match's injected deals: ``deal`` at the first hand played, the seed's before it (never played).
+
+    With ``recorded`` (a tournament match's secret deals) and no ``deal``, every hand
+    up to the first one played, and 100 more, comes from it: the same cards as in the
+    tournament.
+    """
+    if deal is None:
+        if recorded is None:
+            return None
+        first = start.hand if start is not None else 1
+        return [recorded(h) for h in range(1, first + 100)]
     first = start.hand if start is not None else 1
     return [seeded_deal(seed, h) for h in range(1, first)] + [deal]

@@ -68,6 +68,23 @@ def test_start_at_hand_k_replays_that_hand_with_the_scores_and_bags_of_that_mome
     assert json.loads(out)["hands"] == replay["hands"]
 
 
+def test_a_tournament_hand_replays_on_the_tournament_s_secret_deal(tmp_path):
+    """A tournament deals from the seed and its folder's secret: --from-record takes the secret too."""
+    config = tmp_path / "t.yaml"
+    config.write_text("name: t\nvariant: two-player\nseed: 11\nmatches_per_pairing: 1\nduplicate: false\n"
+                      "rules: {max_hands: 3, target: 100000}\noutput: out\nbots:\n"
+                      "  - {name: a, command: 'builtin:heuristic'}\n  - {name: b, command: 'builtin:heuristic'}\n")
+    result = CliRunner().invoke(cli, ["run", str(config), "-q", "--no-report"], catch_exceptions=False)
+    assert result.exit_code == 0, result.output
+    records = tmp_path / "out" / "matches.jsonl"
+    original = json.loads(records.read_text())
+    assert original["deals"] == "secret"
+    out = spades("match", "--seed", str(original["seed"]), "--match-id", original["match"], "--variant", "two-player",
+                 "--bot", "builtin:heuristic", "--bot", "builtin:heuristic", "--start-hand", "2",
+                 "--from-record", str(records), "--rule", "max_hands=2", "--rule", "target=100000", "--json")
+    assert json.loads(out)["hands"][0] == original["hands"][1]  # the same cards, so the same bids and tricks
+
+
 def test_a_deal_file_gives_the_first_hand(tmp_path):
     deal = tmp_path / "deal.yaml"
     suits = {0: "C", 1: "S", 2: "D", 3: "H"}
