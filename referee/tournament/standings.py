@@ -58,7 +58,7 @@ from referee.game.rules import RuleError, Rules, Variant
 from referee.game.scoring import score_hand, side_seats
 from referee.seat.faults import FaultKind
 from referee.tournament.pentanomial import Pentanomial
-from referee.tournament.ratings import Z95, Kind, Pairing, Pool, informative, twin_estimate, wilson
+from referee.tournament.ratings import Z95, Estimate, Kind, Pairing, Pool, informative, twin_estimate, wilson
 from referee.tournament.sections import ReportSection
 
 __all__ = ["StandingsBuilder", "StandingsReport", "BotStats", "FORMATS", "render", "render_comparison", "tables",
@@ -391,7 +391,8 @@ class StandingsBuilder:
                                "margin_per_hand": _ratio(b.twin_margin, b.twin_hands)},
             })
         order = {n: i for i, n in enumerate(names)}
-        sort_value = {name: pool.rating(index[name]).sort_value() for name in names}
+        rating = {name: pool.rating(index[name]) for name in names}
+        sort_value = {name: rating[name].sort_value() for name in names}
 
         def rank_key(row: dict[str, Any]) -> tuple[Any, ...]:
             win = row["win_pct"] if row["win_pct"] is not None else -1.0
@@ -400,10 +401,10 @@ class StandingsBuilder:
         rows.sort(key=rank_key)
         # Equal ratings share a rank ("2="): compared at full precision, up to the fit's tolerance.
         for k, row in enumerate(rows):
-            value = sort_value[row["bot"]]
-            tied_above = k > 0 and _same(value, sort_value[rows[k - 1]["bot"]])
+            value = rating[row["bot"]]
+            tied_above = k > 0 and _same_rating(value, rating[rows[k - 1]["bot"]])
             row["rank"] = rows[k - 1]["rank"] if tied_above else k + 1
-            row["tied"] = tied_above or (k + 1 < len(rows) and _same(value, sort_value[rows[k + 1]["bot"]]))
+            row["tied"] = tied_above or (k + 1 < len(rows) and _same_rating(value, rating[rows[k + 1]["bot"]]))
             nxt = rows[k + 1]["bot"] if k + 1 < len(rows) else None
             row["los_next"] = None if nxt is None else pool.los(index[row["bot"]], index[nxt])
         ranked: list[str] = [str(row["bot"]) for row in rows]
@@ -436,6 +437,21 @@ class StandingsBuilder:
 
 def _same(x: float, y: float) -> bool:
     return abs(x - y) <= 1e-6 * max(1.0, abs(x), abs(y))
+
+
+def _same_rating(a: Estimate, b: Estimate) -> bool:
+    """Two ratings that rank alike: the same kind, and the same value (or bound) at full precision.
+
+    Bounds are compared by their bound, not by their sort value (which puts every
+    bound beyond every estimate, at a scale where a tolerance would join them all).
+    """
+    if a.kind is not b.kind:
+        return False
+    x, y = {Kind.ESTIMATE: (a.value, b.value), Kind.LOWER_BOUND: (a.low, b.low),
+            Kind.UPPER_BOUND: (a.high, b.high)}.get(a.kind, (0.0, 0.0))
+    if x is None or y is None:
+        return x is y
+    return _same(x, y)
 
 
 def _win_interval(b: BotStats) -> tuple[float, float]:

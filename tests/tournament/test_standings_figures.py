@@ -204,6 +204,19 @@ def test_a_pairing_that_won_every_twin_pair_is_a_bound() -> None:
     assert twin["a_elo"]["low"] == pytest.approx(400 * math.log10(p / (1 - p)), abs=1e-6)
 
 
+def test_bounds_rank_by_their_bound_and_tie_only_with_an_equal_one() -> None:
+    # S beats everyone, H everyone but S, J only the two randoms, who split: three bounds
+    # above the one pair the results can place. They are not tied: S beat H, H beat J.
+    records = (series("S", "H", "ww") + series("S", "J", "ww", 10) + series("S", "R", "ww", 20)
+               + series("S", "Q", "ww", 30) + series("H", "J", "ww", 40) + series("H", "R", "ww", 50)
+               + series("H", "Q", "ww", 60) + series("J", "R", "ww", 70) + series("J", "Q", "ww", 80)
+               + series("R", "Q", "wl", 90))
+    report = report_of(records, ("S", "H", "J", "R", "Q"))
+    assert [(r["bot"], r["rank"], r["tied"]) for r in report.bots] == [
+        ("S", 1, False), ("H", 2, False), ("J", 3, False), ("R", 4, True), ("Q", 4, True)]
+    assert [r["elo"]["kind"] for r in report.bots[:3]] == ["lower bound"] * 3
+
+
 def test_tied_bots_share_a_rank() -> None:
     records = series("A", "B", "wwwl") + series("A", "C", "wlww", 10) + series("B", "C", "wlwl", 20)
     # B and C: the same results against A and level with each other, so the same rating.
