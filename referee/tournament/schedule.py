@@ -114,7 +114,7 @@ def build_schedule(names: Sequence[str], pairs: Sequence[tuple[int, int]], per_p
                 a_first = (twin + pairing.index) % 2 == 0
                 a_side0 = a_first if leg == 0 else not a_first
                 match_id = f"{stem}-{twin + 1}{'ab'[leg]}"
-                twin_ids = (f"{stem}-{twin + 1}a", f"{stem}-{twin + 1}b")
+                twin_ids: tuple[str, ...] = (f"{stem}-{twin + 1}a", f"{stem}-{twin + 1}b")
             else:
                 twin, group, twin_ids = None, k, ()
                 a_side0 = (k + pairing.index) % 2 == 0

@@ -240,7 +240,9 @@ def _play(spec_data: dict[str, Any], run_id: str, roots: Mapping[str, str], bund
         spec = MatchSpec.from_dict(spec_data)
         seats = list(spec.seats)
         for i, seat in enumerate(seats):
-            digest = roots.get(os.fspath(seat.cwd)) if seat.cwd is not None else None
+            if seat.cwd is None:
+                continue
+            digest = roots.get(os.fspath(seat.cwd))
             if digest is not None:
                 seats[i] = _relocated(seat, os.fspath(seat.cwd), _unpacked(digest, bundles[digest]))
         problems = _start_problems(seats, check)

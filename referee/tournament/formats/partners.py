@@ -37,7 +37,7 @@ __all__ = ["rotation_schedule", "partner_games", "partner_sections"]
 
 
 def _seatings(n: int) -> list[tuple[tuple[int, int], tuple[int, int]]]:
-    out = []
+    out: list[tuple[tuple[int, int], tuple[int, int]]] = []
     for w, x, y, z in itertools.combinations(range(n), 4):
         out.extend((((w, x), (y, z)), ((w, y), (x, z)), ((w, z), (x, y))))
     return out
