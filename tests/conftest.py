@@ -34,6 +34,18 @@ def processes_with_marker(marker: str) -> list[int]:
     return found
 
 
+def _describe(pid: int) -> str:
+    """A pid with its state and command line, to tell what survived."""
+    try:
+        with open(f"/proc/{pid}/status") as fh:
+            state = next((line.strip() for line in fh if line.startswith("State:")), "State: ?")
+        with open(f"/proc/{pid}/cmdline", "rb") as fh:
+            cmd = fh.read().replace(b"\0", b" ").decode(errors="replace")[:300]
+        return f"{pid} {state} {cmd}"
+    except OSError:
+        return f"{pid} (gone)"
+
+
 @pytest.fixture
 def marker():
     """A unique environment marker; the test fails if any process carrying it survives."""
@@ -44,7 +56,7 @@ def marker():
     while left and time.time() < deadline:
         time.sleep(0.05)
         left = processes_with_marker(value)
-    assert not left, f"processes left behind: {left}"
+    assert not left, f"processes left behind: {[_describe(pid) for pid in left]}"
 
 
 @pytest.hookimpl(hookwrapper=True)

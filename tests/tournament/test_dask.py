@@ -16,6 +16,7 @@ import tempfile
 import threading
 import time
 from collections import Counter
+from multiprocessing import resource_tracker
 from pathlib import Path
 from typing import Any, Iterator
 
@@ -192,6 +193,9 @@ def _worker_with_a_bot(client: Any, marker: str) -> int:
 
 def test_a_worker_killed_mid_match_gets_its_match_replayed_and_recorded_once(
         tmp_path: Path, marker: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    # This process's own multiprocessing helper lives as long as pytest: start it before the
+    # marker is set, or the first cluster of a session starts it with the marker on.
+    resource_tracker.ensure_running()
     monkeypatch.setenv(marker, "1")  # the workers carry the marker too: none may outlive the run
     with local_cluster() as c, distributed.Client(c) as client:
         killed: list[int] = []
