@@ -165,7 +165,10 @@ def standings_command(results_dir: Path, fmt: str, compare: tuple[str, str] | No
     if not folder.is_results_folder():
         raise InputError(f"{os.fspath(results_dir)} is not a results folder (it has no config.yaml or "
                          "matches.jsonl); give the folder `spades run` wrote, e.g. results/demo")
-    report = standings_from_folder(folder, warn=_err)
+    try:
+        report = standings_from_folder(folder, warn=_err)
+    except ResultsError as exc:  # matches.jsonl is a folder or unreadable
+        raise InputError(str(exc)) from None
     if compare is None:
         click.echo(render(report, fmt), nl=False)
         return
