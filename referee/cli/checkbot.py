@@ -28,6 +28,7 @@ from referee.game.cards import parse_cards
 from referee.game.deals import Deal, deal_from_hands
 from referee.game.outcomes import EndReason
 from referee.game.rules import Rules, Variant
+from referee.cli.matchinputs import check_ms
 from referee.cli.sandboxing import announce_sandbox, sandbox_option
 from referee.match import MatchRecord, MatchSpec, bot_process, run_match
 from referee.seat.clock import TimeControl
@@ -253,6 +254,8 @@ def check_bot_command(move_ms: int, slow_ms: float | None, startup_ms: int, quic
     pass back) are met only if the bot itself bids Blind Nil. Exit status 0
     only for a compliant bot.
     """
+    check_ms("--move-ms", move_ms, 1)
+    check_ms("--startup-ms", startup_ms, 1)
     argv: str | list[str] = list(command) if len(command) > 1 else command[0]
     announce_sandbox(SandboxPolicy(sandbox))
     click.echo(f"Checking {shlex.join(command) if len(command) > 1 else command[0]}")

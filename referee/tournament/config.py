@@ -33,6 +33,7 @@ from referee.seat.builtin import resolve as resolve_builtin
 from referee.seat.clock import TimeControl
 from referee.seat.faults import FaultPolicy
 from referee.seat.limits import Limit, SeatLimits
+from referee.tournament.limits import MAX_MATCHES_PER_PAIRING, MAX_MS, NAME_RE, name_problem, quoted
 from referee.seat.sandbox import SandboxPolicy, SandboxSpec
 from referee.seat.spec import bot_name
 from referee.tournament.executors import EXECUTORS, ExecutorSettings
@@ -242,7 +243,6 @@ _LIMIT_KEYS = tuple(limit.value for limit in Limit)
 _BOT_KEYS = ("name", "command", "cwd", "env", "time", "extra_ro_paths", "extra_rw_paths") + _LIMIT_KEYS
 _TIME_KEYS = ("move_ms", "bank_ms", "startup_ms")
 _RULE_KEYS = tuple(f.name for f in dataclasses.fields(Rules))
-_NAME_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9._+-]*")
 
 # Programs that run a script named by their first non-option argument: for
 # these the script must exist too, or every match would fail at start-up.
@@ -375,14 +375,18 @@ class _Checker:
                 self.error(path + (str(key),), f"unknown key {key!r}{_hint(key, keys)}", at_value=False)
         return value
 
-    def integer(self, value: Any, path: KeyPath, lo: int | None = None, null: bool = False) -> int | None:
+    def integer(self, value: Any, path: KeyPath, lo: int | None = None, null: bool = False,
+                hi: int | None = None) -> int | None:
         if value is None and null:
             return None
         if isinstance(value, bool) or not isinstance(value, int):
-            self.error(path, f"must be an integer{' or null' if null else ''}, got: {value!r}")
+            self.error(path, f"must be an integer{' or null' if null else ''}, got: {quoted(value)}")
             return None
         if lo is not None and value < lo:
-            self.error(path, f"must be at least {lo}, got: {value!r}")
+            self.error(path, f"must be at least {lo}, got: {quoted(value)}")
+            return None
+        if hi is not None and value > hi:
+            self.error(path, f"must be at most {hi}, got: {quoted(value)}")
             return None
         return value
 
@@ -404,9 +408,9 @@ class _Checker:
         if data is None:
             return None
         before = len(self.issues)
-        move = self.integer(data.get("move_ms", base.move_ms), path + ("move_ms",), 1, null=True)
-        bank = self.integer(data.get("bank_ms", base.bank_ms), path + ("bank_ms",), 0)
-        startup = self.integer(data.get("startup_ms", base.startup_ms), path + ("startup_ms",), 1)
+        move = self.integer(data.get("move_ms", base.move_ms), path + ("move_ms",), 1, null=True, hi=MAX_MS)
+        bank = self.integer(data.get("bank_ms", base.bank_ms), path + ("bank_ms",), 0, hi=MAX_MS)
+        startup = self.integer(data.get("startup_ms", base.startup_ms), path + ("startup_ms",), 1, hi=MAX_MS)
         if len(self.issues) > before or bank is None or startup is None:
             return None
         return TimeControl(move, bank, startup)
@@ -477,9 +481,9 @@ class _Checker:
         # Without a 'name', the file's stem names the results folder, made safe.
         name = top["name"] if "name" in top else (
             re.sub(r"[^A-Za-z0-9._+-]+", "_", stem).lstrip("._+-") or "tournament")
-        if not isinstance(name, str) or not _NAME_RE.fullmatch(name):
-            self.error(("name",), "must be a name of letters, digits and . _ + - (it names the results "
-                                  f"folder), got: {name!r}")
+        problem = name_problem(name, "name (it names the results folder)")
+        if problem is not None:
+            self.error(("name",), problem)
             name = None
         variant = None
         if "variant" in top:
@@ -489,7 +493,8 @@ class _Checker:
                 self.choice(top["variant"], ("variant",), [v.value for v in Variant])
         seed = self.integer(top.get("seed", _DEFAULTS["seed"]), ("seed",))
         fmt = self.choice(top.get("format", _DEFAULTS["format"]), ("format",), list(FORMATS))
-        per = self.integer(top.get("matches_per_pairing", _DEFAULTS["matches_per_pairing"]), ("matches_per_pairing",), 1)
+        per = self.integer(top.get("matches_per_pairing", _DEFAULTS["matches_per_pairing"]), ("matches_per_pairing",), 1,
+                           hi=MAX_MATCHES_PER_PAIRING)
         duplicate = self.boolean(top.get("duplicate", _DEFAULTS["duplicate"]), ("duplicate",))
         if per is not None and duplicate and per % 2:
             # Duplicate matches come in twins; an odd count would leave one
@@ -647,8 +652,8 @@ class _Checker:
         if "name" not in data:
             suggestion = f", e.g. {_suggest_name(argv)!r}" if argv else ""
             self.error(path + ("name",), f"missing required key 'name' (a unique display name{suggestion})")
-        elif not isinstance(name, str) or not _NAME_RE.fullmatch(name):
-            self.error(path + ("name",), f"must be a name of letters, digits and . _ + -, got: {name!r}")
+        elif name_problem(name) is not None:
+            self.error(path + ("name",), name_problem(name) or "")
         cwd = self.base
         if "cwd" in data:
             raw = data["cwd"]
@@ -707,7 +712,7 @@ class _Checker:
 def _suggest_name(argv: Sequence[str]) -> str:
     """A name to suggest for a bot with no ``name``: the one ``spades match`` would show."""
     name = bot_name(argv)
-    return name if _NAME_RE.fullmatch(name) else "bot1"
+    return name if NAME_RE.fullmatch(name) else "bot1"
 
 
 def shown_path(path: Path) -> str:
@@ -746,6 +751,14 @@ def check_command(argv: Sequence[str], cwd: Path, env: Mapping[str, str] | None 
     (python3, node, ...) the script argument must exist as well, since a
     missing script only shows up as a crash in every match.
     """
+    try:
+        return _command_problem(argv, cwd, env)
+    except (OSError, ValueError) as exc:  # a NUL, a name too long, a folder the user cannot enter
+        reason = getattr(exc, "strerror", None) or str(exc)
+        return f"cannot look up the command {quoted(' '.join(map(str, argv)))}: {reason}"
+
+
+def _command_problem(argv: Sequence[str], cwd: Path, env: Mapping[str, str] | None) -> str | None:
     if builtin_name(argv) is not None:
         try:
             resolved = resolve_builtin(argv)
