@@ -15,7 +15,9 @@ from __future__ import annotations
 import re
 
 __all__ = ["MAX_NAME_CHARS", "MAX_MS", "MAX_MATCHES_PER_PAIRING", "MAX_QUOTED_CHARS", "name_problem", "quoted",
-           "ms_problem", "NAME_RE"]
+           "ms_problem", "NAME_RE",
+           "MAX_CONFIG_BYTES", "MAX_CONFIG_NODES", "MAX_CONFIG_DEPTH",
+           "MAX_PATH_PART", "MAX_PATH_CHARS"]
 
 #: A bot name, tournament name or match id becomes part of a file name
 #: (``logs/<match>.<seat>.stderr``, ``results/<name>/``); 255 bytes is the
@@ -41,10 +43,11 @@ def quoted(value: object, limit: int = MAX_QUOTED_CHARS) -> str:
     if isinstance(value, str) and len(value) > 4 * limit:  # never build the repr of a huge string
         return f"{value[:limit]!r}... ({len(value)} characters)"
     text = repr(value)
-    return text if len(text) <= limit else f"{text[:limit]}... ({len(text)} characters)"
+    size = len(value) if isinstance(value, str) else len(text)
+    return text if len(text) <= limit else f"{text[:limit]}... ({size} characters)"
 
 
-def name_problem(value: object, what: str = "name") -> str | None:
+def name_problem(value: object, what: str = "name", why: str = "it becomes part of a file name") -> str | None:
     """Why ``value`` is not a file-name-safe name (None: it is one).
 
     Letters, digits and ``. _ + -``, starting with a letter or digit (so no
@@ -54,7 +57,7 @@ def name_problem(value: object, what: str = "name") -> str | None:
     if isinstance(value, str) and NAME_RE.fullmatch(value) and len(value) <= MAX_NAME_CHARS:
         return None
     return (f"must be a {what} of letters, digits and . _ + - starting with a letter or digit, at most "
-            f"{MAX_NAME_CHARS} characters (it becomes part of a file name), got: {quoted(value)}")
+            f"{MAX_NAME_CHARS} characters ({why}), got: {quoted(value)}")
 
 
 def ms_problem(value: int, low: int) -> str | None:
@@ -62,3 +65,19 @@ def ms_problem(value: int, low: int) -> str | None:
     if low <= value <= MAX_MS:
         return None
     return f"must be between {low} and {MAX_MS} (one day) milliseconds, got: {quoted(value)}"
+
+#: A config file is a page of YAML; anything bigger is the wrong file
+#: (``spades run /dev/zero`` would otherwise read until the memory is gone).
+MAX_CONFIG_BYTES = 1 << 20
+
+#: Nodes of a config once its aliases are expanded: a "billion laughs"
+#: document of a few lines expands to 10^9 nodes.
+MAX_CONFIG_NODES = 100_000
+
+#: How deep a config may nest; the real ones are 4 deep.
+MAX_CONFIG_DEPTH = 64
+
+#: The longest file name (bytes) and path (characters) Linux file systems
+#: take; longer ones fail deep inside as ``OSError: File name too long``.
+MAX_PATH_PART = 255
+MAX_PATH_CHARS = 4096
