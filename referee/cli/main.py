@@ -24,6 +24,7 @@ from referee.cli.deal import deal_command
 from referee.cli.faultnotes import fault_hints
 from referee.cli.matchinputs import check_match_inputs, rule_value
 from referee.cli.pages import replay_command, report_command, show_command
+from referee.cli.pathtype import UserPath
 from referee.cli.sandboxing import announce_sandbox, sandbox_option
 from referee.cli.starthand import deals_for, load_deal, match_start, recorded_deals, replay_options
 from referee.cli.stderrview import LiveStderr, crash_tails
@@ -113,7 +114,7 @@ def cli() -> None:
               show_default=True)
 @click.option("--max-faults", type=int, default=MatchSpec.max_faults, show_default=True,
               help="Faults before forfeit under 'substitute'.")
-@click.option("--output", type=click.Path(file_okay=False, path_type=Path), default=None,
+@click.option("--output", type=UserPath(file_okay=False, path_type=Path), default=None,
               help="Folder for matches.jsonl and logs/ (default: keep nothing).")
 @click.option("--match-id", default=None, help="Match id in the record and log names.")
 @click.option("--quiet", "-q", is_flag=True,

@@ -18,6 +18,9 @@ from referee.tournament.limits import MAX_CONFIG_DEPTH, MAX_CONFIG_NODES
 
 __all__ = ["bounds_problem"]
 
+_INT_TAG = "tag:yaml.org,2002:int"
+_MAX_INT_CHARS = 1000
+
 
 def bounds_problem(root: yaml.Node) -> tuple[str, yaml.Node] | None:
     """Why ``root`` is too big or too deep to load, and the node where it became so; None if within bounds."""
@@ -31,6 +34,9 @@ def bounds_problem(root: yaml.Node) -> tuple[str, yaml.Node] | None:
                     "is it an alias bomb?)", node)
         if depth > MAX_CONFIG_DEPTH:
             return f"the document nests more than {MAX_CONFIG_DEPTH} levels deep", node
+        if isinstance(node, yaml.ScalarNode) and node.tag == _INT_TAG and len(node.value) > _MAX_INT_CHARS:
+            # Python refuses to convert integers of more than 4,300 digits (a ValueError from the loader).
+            return f"a number of {len(node.value):,} digits, got: {node.value[:20]}...; no setting needs one", node
         if isinstance(node, yaml.SequenceNode):
             stack.extend((child, depth + 1) for child in node.value)
         elif isinstance(node, yaml.MappingNode):
