@@ -12,6 +12,7 @@ the reader quotes next to the line number.
 from __future__ import annotations
 
 import json
+import math
 import os
 from pathlib import Path
 from typing import Any
@@ -23,18 +24,14 @@ class _NotARecord(ValueError):
     pass
 
 
-def _float(text: str) -> float:
-    value = float(text)
-    if value in (float("inf"), float("-inf")):
-        raise _NotARecord(f"the number {text[:24]} is out of range")
+def _finite(text: str) -> float:
+    """A JSON number (or one of Python's ``NaN``/``Infinity`` words) that a record may hold: a finite one."""
+    if not math.isfinite(value := float(text)):
+        raise _NotARecord(f"the number {text[:24]} is out of range (not finite)")
     return value
 
 
-def _constant(name: str) -> Any:
-    raise _NotARecord(f"{name} is not a JSON number")
-
-
-_DECODER = json.JSONDecoder(parse_float=_float, parse_constant=_constant)
+_DECODER = json.JSONDecoder(parse_float=_finite, parse_constant=_finite)
 
 
 def decode_record(raw: bytes) -> tuple[dict[str, Any] | None, str]:
