@@ -392,7 +392,13 @@ class _Checker:
             self.error(path, f"must be a mapping of {what}, got: {value!r}")
             return None
         for key in value:
-            if key not in keys:
+            if not isinstance(key, str):
+                # YAML reads ~, null, true and numbers unquoted as values, not names; say so, not "None".
+                written = "~" if key is None else str(key).lower() if isinstance(key, bool) else str(key)
+                self.error(path + (written,), f"unknown key {quoted(written)} (YAML reads it as the value "
+                                              f"{quoted(key)}, not a name); keys are {', '.join(keys[:4])}, ...",
+                           at_value=False)
+            elif key not in keys:
                 self.error(path + (str(key),), f"unknown key {key!r}{_hint(key, keys)}", at_value=False)
         return value
 

@@ -96,3 +96,13 @@ def test_a_config_that_is_too_big_or_endless_is_refused(tmp_path: Path) -> None:
 def test_non_utf8_is_reported_with_its_line(tmp_path: Path) -> None:
     code, output = run(tmp_path, b"name: t\nvariant: two-player\nseed: \xff\n")
     assert code == 2 and "is not UTF-8 text (byte 35, line 3" in output
+
+
+def test_a_key_yaml_reads_as_a_value_is_shown_as_written(tmp_path: Path) -> None:
+    code, output = run(tmp_path, config() + "~: 1\n")
+    assert code == 2 and ":8:1: ~: unknown key '~' (YAML reads it as the value None, not a name)" in output
+
+
+def test_an_empty_config_path_is_refused_as_a_path() -> None:
+    result = CliRunner().invoke(cli, ["run", ""])
+    assert result.exit_code == 2 and "must be a path, got: ''" in result.output
