@@ -92,3 +92,14 @@ def test_resume_keeps_a_record_without_newline_and_refuses_a_folder(tmp_path: Pa
     refused = runner.invoke(cli, ["run", str(cfg), "--quiet"])
     assert refused.exit_code == 2 and "Traceback" not in refused.output
     assert "matches.jsonl is a folder, not the file of match records" in refused.output
+
+
+def test_unusable_records_name_the_missing_field(tmp_path: Path) -> None:
+    folder = ResultsFolder(tmp_path / "old")  # a folder from before integrity checks: records are read unverified
+    folder.path.mkdir()
+    folder.matches_path.write_text('{"match": "m1", "score": "x"}\n'
+                                   '{"match": "m2", "variant": "two-player", "bots": ["a", "b"], "score": "x"}\n')
+    result = standings(folder)
+    assert result.exit_code == 0 and "Traceback" not in result.output
+    assert "match 'm1': skipped, the record is not usable (it has no field 'variant')" in result.output
+    assert "match 'm2': skipped, the record is not usable (ValueError:" in result.output
