@@ -106,3 +106,22 @@ def test_a_key_yaml_reads_as_a_value_is_shown_as_written(tmp_path: Path) -> None
 def test_an_empty_config_path_is_refused_as_a_path() -> None:
     result = CliRunner().invoke(cli, ["run", ""])
     assert result.exit_code == 2 and "must be a path, got: ''" in result.output
+
+
+def test_a_folder_the_user_cannot_enter_is_a_message_not_a_traceback(tmp_path: Path,
+                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    # Tests run as root here, for whom every folder can be entered: make the lookups fail as they do for a user.
+    real_exists = Path.exists
+
+    def denied(self: Path, *args: object, **kwargs: object) -> bool:
+        if "locked" in self.parts:
+            raise PermissionError(13, "Permission denied", os.fspath(self))
+        return real_exists(self)
+    monkeypatch.setattr(Path, "exists", denied)
+    monkeypatch.setattr(Path, "is_file", denied)
+    (tmp_path / "locked").mkdir()
+    code, output = run(tmp_path, config(bot=", cwd: locked"))
+    assert code == 2 and "bots[0].cwd: folder 'locked' cannot be looked at: Permission denied" in output
+    code, output = run(tmp_path, config().replace("builtin:random}", "[python3, locked/bot.py]}", 1))
+    assert code == 2 and "bots[0].command: cannot look up the command 'python3 locked/bot.py': Permission denied" \
+        in output
