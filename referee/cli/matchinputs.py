@@ -21,7 +21,7 @@ import yaml
 from referee.game.rules import RuleError, Rules
 from referee.seat.builtin import builtin_name
 from referee.tournament.config import check_command
-from referee.tournament.limits import ms_problem, name_problem, quoted
+from referee.tournament.limits import MAX_MATCH_ID_CHARS, ms_problem, name_problem, quoted
 
 __all__ = ["check_match_inputs", "check_ms", "rule_value"]
 
@@ -78,7 +78,7 @@ def check_match_inputs(*, bots: tuple[str, ...], match_id: str | None, target: i
     for command in bots:
         _check_bot(command)
     if match_id is not None:
-        problem = name_problem(match_id, "match id")
+        problem = name_problem(match_id, "match id", longest=MAX_MATCH_ID_CHARS)
         if problem is not None:
             raise click.BadParameter(problem, param_hint="--match-id")
     if target is not None:

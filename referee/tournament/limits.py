@@ -14,15 +14,19 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["MAX_NAME_CHARS", "MAX_MS", "MAX_MATCHES_PER_PAIRING", "MAX_QUOTED_CHARS", "name_problem", "quoted",
+__all__ = ["MAX_NAME_CHARS", "MAX_MATCH_ID_CHARS", "MAX_MS", "MAX_MATCHES_PER_PAIRING", "MAX_QUOTED_CHARS", "name_problem", "quoted",
            "ms_problem", "NAME_RE",
            "MAX_CONFIG_BYTES", "MAX_CONFIG_NODES", "MAX_CONFIG_DEPTH",
            "MAX_PATH_PART", "MAX_PATH_CHARS"]
 
-#: A bot name, tournament name or match id becomes part of a file name
-#: (``logs/<match>.<seat>.stderr``, ``results/<name>/``); 255 bytes is the
-#: file-name limit of common file systems, and a match id holds two names.
-MAX_NAME_CHARS = 64
+#: A bot name or tournament name becomes part of a file name
+#: (``results/<name>/``, and in match ids ``logs/<match>.<seat>.stderr``);
+#: 255 bytes is the file-name limit of common file systems, and a
+#: mixed-partnership match id holds four bot names.
+MAX_NAME_CHARS = 48
+
+#: A match id (``--match-id``) is a file name less ``.<seat>.stderr``.
+MAX_MATCH_ID_CHARS = 240
 
 #: The largest time allowance: one day in milliseconds. Clock deadlines
 #: are computed as timestamps; 10^30 ms overflows them.
@@ -47,17 +51,18 @@ def quoted(value: object, limit: int = MAX_QUOTED_CHARS) -> str:
     return text if len(text) <= limit else f"{text[:limit]}... ({size} characters)"
 
 
-def name_problem(value: object, what: str = "name", why: str = "it becomes part of a file name") -> str | None:
+def name_problem(value: object, what: str = "name", why: str = "it becomes part of a file name",
+                 longest: int = MAX_NAME_CHARS) -> str | None:
     """Why ``value`` is not a file-name-safe name (None: it is one).
 
     Letters, digits and ``. _ + -``, starting with a letter or digit (so no
     path separator, no ``..``, no NUL, no hidden file), at most
-    :data:`MAX_NAME_CHARS` characters.
+    ``longest`` characters.
     """
-    if isinstance(value, str) and NAME_RE.fullmatch(value) and len(value) <= MAX_NAME_CHARS:
+    if isinstance(value, str) and NAME_RE.fullmatch(value) and len(value) <= longest:
         return None
     return (f"must be a {what} of letters, digits and . _ + - starting with a letter or digit, at most "
-            f"{MAX_NAME_CHARS} characters ({why}), got: {quoted(value)}")
+            f"{longest} characters ({why}), got: {quoted(value)}")
 
 
 def ms_problem(value: int, low: int) -> str | None:
