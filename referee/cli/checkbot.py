@@ -28,6 +28,8 @@ from referee.game.cards import parse_cards
 from referee.game.deals import Deal, deal_from_hands
 from referee.game.outcomes import EndReason
 from referee.game.rules import Rules, Variant
+from referee.cli.matchinputs import check_ms
+from referee.cli.pathtype import UserPath
 from referee.cli.sandboxing import announce_sandbox, sandbox_option
 from referee.match import MatchRecord, MatchSpec, bot_process, run_match
 from referee.seat.clock import TimeControl
@@ -239,7 +241,7 @@ def _received_exchange(spec: MatchSpec, bot_seats: Sequence[int]) -> bool:
 @click.option("--startup-ms", type=int, default=CHECK_STARTUP_MS, show_default=True,
               help="Allowance to start and answer hello.")
 @click.option("--quick", is_flag=True, help="Skip the long whole-match scenario.")
-@click.option("--cwd", type=click.Path(file_okay=False), default=None, help="Working directory of the bot.")
+@click.option("--cwd", type=UserPath(file_okay=False), default=None, help="Working directory of the bot.")
 @sandbox_option(SandboxPolicy.AUTO.value)
 @click.argument("command", nargs=-1, required=True, type=click.UNPROCESSED)
 def check_bot_command(move_ms: int, slow_ms: float | None, startup_ms: int, quick: bool, cwd: str | None,
@@ -253,6 +255,8 @@ def check_bot_command(move_ms: int, slow_ms: float | None, startup_ms: int, quic
     pass back) are met only if the bot itself bids Blind Nil. Exit status 0
     only for a compliant bot.
     """
+    check_ms("--move-ms", move_ms, 1)
+    check_ms("--startup-ms", startup_ms, 1)
     argv: str | list[str] = list(command) if len(command) > 1 else command[0]
     announce_sandbox(SandboxPolicy(sandbox))
     click.echo(f"Checking {shlex.join(command) if len(command) > 1 else command[0]}")

@@ -15,6 +15,7 @@ from typing import Any
 
 import click
 
+from referee.cli.pathtype import UserPath
 from referee.game.cards import CARD_NAMES, mask_of, names_of
 from referee.game.deals import Deal
 from referee.game.rules import Variant
@@ -38,7 +39,7 @@ def hand_cards(deal: Deal, variant: Variant, dealer: int) -> dict[str, Any]:
 
 
 @click.command("deal")
-@click.argument("results_dir", metavar="RESULTS_DIR", type=click.Path(path_type=Path))
+@click.argument("results_dir", metavar="RESULTS_DIR", type=UserPath(path_type=Path))
 @click.argument("match_id", metavar="MATCH_ID")
 @click.option("--json", "as_json", is_flag=True, help="Print the deals as JSON.")
 def deal_command(results_dir: Path, match_id: str, as_json: bool) -> None:

@@ -17,13 +17,14 @@ from pathlib import Path
 from typing import Any
 
 import click
-import yaml
 
 from referee.cli.bots import bots_command
 from referee.cli.checkbot import check_bot_command
 from referee.cli.deal import deal_command
 from referee.cli.faultnotes import fault_hints
+from referee.cli.matchinputs import check_match_inputs, rule_value
 from referee.cli.pages import replay_command, report_command, show_command
+from referee.cli.pathtype import UserPath
 from referee.cli.sandboxing import announce_sandbox, sandbox_option
 from referee.cli.starthand import deals_for, load_deal, match_start, recorded_deals, replay_options
 from referee.cli.stderrview import LiveStderr, crash_tails
@@ -65,7 +66,7 @@ def parse_rule_options(pairs: tuple[str, ...], base: dict[str, Any] | None = Non
         if "=" not in pair:
             raise click.BadParameter(f"expected KEY=VALUE, got: {pair!r}", param_hint="--rule")
         key, _, value = pair.partition("=")
-        data[key.strip()] = yaml.safe_load(value) if value.strip() else None
+        data[key.strip()] = rule_value(key.strip(), value)
     try:
         return Rules.from_mapping(data, where="--rule")
     except RuleError as exc:
@@ -113,7 +114,7 @@ def cli() -> None:
               show_default=True)
 @click.option("--max-faults", type=int, default=MatchSpec.max_faults, show_default=True,
               help="Faults before forfeit under 'substitute'.")
-@click.option("--output", type=click.Path(file_okay=False, path_type=Path), default=None,
+@click.option("--output", type=UserPath(file_okay=False, path_type=Path), default=None,
               help="Folder for matches.jsonl and logs/ (default: keep nothing).")
 @click.option("--match-id", default=None, help="Match id in the record and log names.")
 @click.option("--quiet", "-q", is_flag=True,
@@ -140,6 +141,8 @@ def match_command(variant: str, bots: tuple[str, ...], names: tuple[str, ...], s
         --bot "python3 bots/heuristic_bot.py" --bot "node bots/js/random_bot.js" --output results/m1
     """
     v = Variant(variant)
+    check_match_inputs(bots=bots, match_id=match_id, target=target, max_faults=max_faults, output=output,
+                       times={"--move-ms": move_ms, "--bank-ms": bank_ms, "--startup-ms": startup_ms})
     rules = parse_rule_options(rule_pairs, {"target": target} if target is not None else None)
     if names and len(names) != len(bots):
         raise click.UsageError(f"give one --name per --bot ({len(bots)}), got {len(names)}")

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import click
 
+from referee.cli.pathtype import UserPath
 from referee.pages.replay import ReplayError
 from referee.pages.replay_page import replay_html
 from referee.pages.report import REPLAYS_DIR, REPORT_NAME, write_report
@@ -39,9 +40,9 @@ _MATCH_HELP = "MATCH is a results folder and a match id, or the path of a match'
 
 
 @click.command("replay")
-@click.argument("target", metavar="MATCH", type=click.Path(path_type=Path))
+@click.argument("target", metavar="MATCH", type=UserPath(path_type=Path))
 @click.argument("match_id", metavar="[MATCH_ID]", required=False)
-@click.option("--output", "-o", type=click.Path(dir_okay=False, path_type=Path), default=None,
+@click.option("--output", "-o", type=UserPath(dir_okay=False, path_type=Path), default=None,
               help=f"The HTML file to write (default: <results>/{REPLAYS_DIR}/<match>.html).")
 def replay_command(target: Path, match_id: str | None, output: Path | None) -> None:
     """Write a match's replay as one self-contained HTML page.
@@ -72,7 +73,7 @@ def replay_command(target: Path, match_id: str | None, output: Path | None) -> N
 
 
 @click.command("report")
-@click.argument("results_dir", metavar="RESULTS", type=click.Path(path_type=Path))
+@click.argument("results_dir", metavar="RESULTS", type=UserPath(path_type=Path))
 @click.option("--replays", is_flag=True, help=f"Also write every match's replay page under {REPLAYS_DIR}/.")
 def report_command(results_dir: Path, replays: bool) -> None:
     """Write a tournament's report page (RESULTS/report.html).
@@ -100,7 +101,7 @@ def report_command(results_dir: Path, replays: bool) -> None:
 
 
 @click.command("show")
-@click.argument("target", metavar="MATCH", type=click.Path(path_type=Path))
+@click.argument("target", metavar="MATCH", type=UserPath(path_type=Path))
 @click.argument("match_id", metavar="[MATCH_ID]", required=False)
 @click.option("--hand", "hand", type=int, default=None, metavar="K", help="Only hand K (1-based).")
 @click.option("--seat", "seat", type=int, default=None, metavar="S", help="Only what seat S saw (its own cards).")

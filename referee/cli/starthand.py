@@ -18,6 +18,7 @@ from typing import Any, Callable, Sequence
 import click
 import yaml
 
+from referee.cli.pathtype import UserPath
 from referee.game.cards import CardError, parse_card
 from referee.game.deals import Deal, DealSource, deal_from_hands, seeded_deal
 from referee.game.rules import Variant
@@ -37,11 +38,11 @@ def replay_options(command: Callable[..., Any]) -> Callable[..., Any]:
                      help="Scores of the two sides before the first hand (with --start-hand)."),
         click.option("--start-bags", default=None, metavar="A,B",
                      help="Bags of the two sides before the first hand (with --start-hand)."),
-        click.option("--from-record", type=click.Path(dir_okay=False, exists=True, path_type=Path), default=None,
+        click.option("--from-record", type=UserPath(dir_okay=False, exists=True, path_type=Path), default=None,
                      metavar="MATCHES.jsonl",
                      help="Take the scores and bags before --start-hand from this match record "
                           "(the match with --match-id, else the last one with this seed)."),
-        click.option("--deal", "deal_file", type=click.Path(dir_okay=False, exists=True, path_type=Path),
+        click.option("--deal", "deal_file", type=UserPath(dir_okay=False, exists=True, path_type=Path),
                      default=None, metavar="FILE", help="Play the first hand on this deal (YAML: hands or cards)."),
     ]
     return functools.reduce(lambda f, option: option(f), reversed(options), command)

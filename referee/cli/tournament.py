@@ -15,6 +15,7 @@ from pathlib import Path
 
 import click
 
+from referee.cli.pathtype import UserPath
 from referee.cli.sandboxing import announce_sandbox, sandbox_option
 from referee.pages.report import write_report
 from referee.seat.sandbox import SandboxPolicy
@@ -38,10 +39,10 @@ def _err(text: str) -> None:
 
 
 @click.command("run")
-@click.argument("config_file", metavar="CONFIG", type=click.Path(path_type=Path))
+@click.argument("config_file", metavar="CONFIG", type=UserPath(path_type=Path))
 @click.option("--concurrency", "-j", type=int, default=None, metavar="N",
               help="Matches at once (default: the config's 'concurrency').")
-@click.option("--output", type=click.Path(file_okay=False, path_type=Path), default=None,
+@click.option("--output", type=UserPath(file_okay=False, path_type=Path), default=None,
               help="Results folder (default: the config's 'output', else results/<name>).")
 @click.option("--fresh", is_flag=True,
               help="Start over: move an existing results folder aside to <folder>.old-<time> (nothing is deleted).")
@@ -145,7 +146,7 @@ def _executor_choice(settings: ExecutorSettings, kind: str | None, scheduler: st
 
 
 @click.command("standings")
-@click.argument("results_dir", metavar="RESULTS_DIR", type=click.Path(path_type=Path))
+@click.argument("results_dir", metavar="RESULTS_DIR", type=UserPath(path_type=Path))
 @click.option("--format", "fmt", type=click.Choice(FORMATS), default="table", show_default=True)
 @click.option("--compare", nargs=2, metavar="A B", default=None,
               help="Print only bot A against bot B: the Elo difference with its 95% interval, LOS and meetings.")
@@ -165,7 +166,10 @@ def standings_command(results_dir: Path, fmt: str, compare: tuple[str, str] | No
     if not folder.is_results_folder():
         raise InputError(f"{os.fspath(results_dir)} is not a results folder (it has no config.yaml or "
                          "matches.jsonl); give the folder `spades run` wrote, e.g. results/demo")
-    report = standings_from_folder(folder, warn=_err)
+    try:
+        report = standings_from_folder(folder, warn=_err)
+    except ResultsError as exc:  # matches.jsonl is a folder or unreadable
+        raise InputError(str(exc)) from None
     if compare is None:
         click.echo(render(report, fmt), nl=False)
         return

@@ -33,6 +33,10 @@ from referee.seat.builtin import resolve as resolve_builtin
 from referee.seat.clock import TimeControl
 from referee.seat.faults import FaultPolicy
 from referee.seat.limits import Limit, SeatLimits
+from referee.tournament.limits import (
+    MAX_CONFIG_BYTES, MAX_CONFIG_DEPTH, MAX_PATH_CHARS, MAX_PATH_PART, MAX_MATCHES_PER_PAIRING, MAX_MS, NAME_RE, name_problem, quoted,
+)
+from referee.tournament.yamlbounds import bounds_problem
 from referee.seat.sandbox import SandboxPolicy, SandboxSpec
 from referee.seat.spec import bot_name
 from referee.tournament.executors import EXECUTORS, ExecutorSettings
@@ -242,7 +246,6 @@ _LIMIT_KEYS = tuple(limit.value for limit in Limit)
 _BOT_KEYS = ("name", "command", "cwd", "env", "time", "extra_ro_paths", "extra_rw_paths") + _LIMIT_KEYS
 _TIME_KEYS = ("move_ms", "bank_ms", "startup_ms")
 _RULE_KEYS = tuple(f.name for f in dataclasses.fields(Rules))
-_NAME_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9._+-]*")
 
 # Programs that run a script named by their first non-option argument: for
 # these the script must exist too, or every match would fail at start-up.
@@ -279,13 +282,24 @@ def load_config(path: str | os.PathLike[str], *, check_commands: bool = True) ->
     file = Path(path)
     shown = os.fspath(path)
     try:
-        text = file.read_text(encoding="utf-8")
+        with open(file, "rb") as fh:
+            raw = fh.read(MAX_CONFIG_BYTES + 1)  # bounded: `spades run /dev/zero` must not read forever
+        if len(raw) > MAX_CONFIG_BYTES:
+            raise ConfigError(shown, [ConfigIssue((), f"is larger than {MAX_CONFIG_BYTES:,} bytes; a config is a "
+                                                      "page of YAML (is this the right file?)")])
+        text = raw.decode("utf-8")
     except FileNotFoundError:
         raise ConfigError(shown, [ConfigIssue((), "no such config file")]) from None
     except IsADirectoryError:
         raise ConfigError(shown, [ConfigIssue((), "is a folder, expected a YAML config file")]) from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise ConfigError(shown, [ConfigIssue((), f"cannot read the file: {exc}")]) from None
+    except UnicodeDecodeError as exc:
+        line = raw[:exc.start].count(b"\n") + 1
+        raise ConfigError(shown, [ConfigIssue((), f"is not UTF-8 text (byte {exc.start + 1}, line {line}: "
+                                                  f"{quoted(raw[exc.start:exc.start + 4])}); save it as UTF-8")]
+                          ) from None
+    except (OSError, ValueError) as exc:  # unreadable, a NUL or a name too long in the path
+        raise ConfigError(shown, [ConfigIssue((), f"cannot read the file: {getattr(exc, 'strerror', None) or exc}")]
+                          ) from None
     config = parse_config(text, file=shown, base=file.resolve().parent, check_commands=check_commands)
     return dataclasses.replace(config, path=file)
 
@@ -299,7 +313,14 @@ def parse_config(text: str, *, file: str = "<config>", base: Path | None = None,
     base = (base or Path.cwd()).resolve()
     try:
         node = yaml.compose(text, Loader=yaml.SafeLoader)
+        too_big = bounds_problem(node) if node is not None else None
+        if too_big is not None:
+            mark = too_big[1].start_mark
+            raise ConfigError(file, [ConfigIssue((), too_big[0], mark.line + 1, mark.column + 1)])
         data = yaml.safe_load(text)
+    except RecursionError:  # the composer recurses once per level
+        raise ConfigError(file, [ConfigIssue((), f"the document nests too deeply (at most {MAX_CONFIG_DEPTH} "
+                                                 "levels)")]) from None
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         problem = exc.problem or "invalid YAML"
@@ -371,18 +392,28 @@ class _Checker:
             self.error(path, f"must be a mapping of {what}, got: {value!r}")
             return None
         for key in value:
-            if key not in keys:
+            if not isinstance(key, str):
+                # YAML reads ~, null, true and numbers unquoted as values, not names; say so, not "None".
+                written = "~" if key is None else str(key).lower() if isinstance(key, bool) else str(key)
+                self.error(path + (written,), f"unknown key {quoted(written)} (YAML reads it as the value "
+                                              f"{quoted(key)}, not a name); keys are {', '.join(keys[:4])}, ...",
+                           at_value=False)
+            elif key not in keys:
                 self.error(path + (str(key),), f"unknown key {key!r}{_hint(key, keys)}", at_value=False)
         return value
 
-    def integer(self, value: Any, path: KeyPath, lo: int | None = None, null: bool = False) -> int | None:
+    def integer(self, value: Any, path: KeyPath, lo: int | None = None, null: bool = False,
+                hi: int | None = None) -> int | None:
         if value is None and null:
             return None
         if isinstance(value, bool) or not isinstance(value, int):
-            self.error(path, f"must be an integer{' or null' if null else ''}, got: {value!r}")
+            self.error(path, f"must be an integer{' or null' if null else ''}, got: {quoted(value)}")
             return None
         if lo is not None and value < lo:
-            self.error(path, f"must be at least {lo}, got: {value!r}")
+            self.error(path, f"must be at least {lo}, got: {quoted(value)}")
+            return None
+        if hi is not None and value > hi:
+            self.error(path, f"must be at most {hi}, got: {quoted(value)}")
             return None
         return value
 
@@ -404,9 +435,9 @@ class _Checker:
         if data is None:
             return None
         before = len(self.issues)
-        move = self.integer(data.get("move_ms", base.move_ms), path + ("move_ms",), 1, null=True)
-        bank = self.integer(data.get("bank_ms", base.bank_ms), path + ("bank_ms",), 0)
-        startup = self.integer(data.get("startup_ms", base.startup_ms), path + ("startup_ms",), 1)
+        move = self.integer(data.get("move_ms", base.move_ms), path + ("move_ms",), 1, null=True, hi=MAX_MS)
+        bank = self.integer(data.get("bank_ms", base.bank_ms), path + ("bank_ms",), 0, hi=MAX_MS)
+        startup = self.integer(data.get("startup_ms", base.startup_ms), path + ("startup_ms",), 1, hi=MAX_MS)
         if len(self.issues) > before or bank is None or startup is None:
             return None
         return TimeControl(move, bank, startup)
@@ -423,6 +454,32 @@ class _Checker:
         if not ok:
             return None
         return dataclasses.replace(base, **values)
+
+    def user_path(self, raw: Any, path: KeyPath, what: str = "a folder path") -> Path | None:
+        """``raw`` resolved against the config file's folder; None (and an issue) when it cannot be.
+
+        Refused here rather than where the path is used: a NUL (``embedded
+        null byte``), a name longer than the file system allows, a symlink loop.
+        """
+        if not isinstance(raw, str) or not raw.strip():
+            self.error(path, f"must be {what}, got: {quoted(raw)}")
+            return None
+        if "\0" in raw:
+            self.error(path, f"must be {what} without a NUL character, got: {quoted(raw)}")
+            return None
+        long_part = next((part for part in raw.split("/") if len(part.encode("utf-8", "replace")) > MAX_PATH_PART),
+                         None)
+        if long_part is not None or len(raw) > MAX_PATH_CHARS:
+            self.error(path, f"has a name longer than the file system allows ({MAX_PATH_PART} bytes a name, "
+                             f"{MAX_PATH_CHARS} a path), got: {quoted(raw)}")
+            return None
+        try:
+            return (self.base / os.path.expanduser(raw)).resolve()
+        except (RuntimeError, OSError, ValueError) as exc:  # RuntimeError: a symlink loop (Python 3.11)
+            reason = "it runs into a symlink loop" if isinstance(exc, RuntimeError) else \
+                (getattr(exc, "strerror", None) or str(exc))
+            self.error(path, f"cannot resolve {quoted(raw)}: {reason}")
+            return None
 
     def paths(self, value: Any, path: KeyPath) -> tuple[Path, ...] | None:
         """A list of existing files or folders, relative to the config file's folder."""
@@ -477,9 +534,9 @@ class _Checker:
         # Without a 'name', the file's stem names the results folder, made safe.
         name = top["name"] if "name" in top else (
             re.sub(r"[^A-Za-z0-9._+-]+", "_", stem).lstrip("._+-") or "tournament")
-        if not isinstance(name, str) or not _NAME_RE.fullmatch(name):
-            self.error(("name",), "must be a name of letters, digits and . _ + - (it names the results "
-                                  f"folder), got: {name!r}")
+        problem = name_problem(name, why="it names the results folder")
+        if problem is not None:
+            self.error(("name",), problem)
             name = None
         variant = None
         if "variant" in top:
@@ -489,7 +546,8 @@ class _Checker:
                 self.choice(top["variant"], ("variant",), [v.value for v in Variant])
         seed = self.integer(top.get("seed", _DEFAULTS["seed"]), ("seed",))
         fmt = self.choice(top.get("format", _DEFAULTS["format"]), ("format",), list(FORMATS))
-        per = self.integer(top.get("matches_per_pairing", _DEFAULTS["matches_per_pairing"]), ("matches_per_pairing",), 1)
+        per = self.integer(top.get("matches_per_pairing", _DEFAULTS["matches_per_pairing"]), ("matches_per_pairing",), 1,
+                           hi=MAX_MATCHES_PER_PAIRING)
         duplicate = self.boolean(top.get("duplicate", _DEFAULTS["duplicate"]), ("duplicate",))
         if per is not None and duplicate and per % 2:
             # Duplicate matches come in twins; an odd count would leave one
@@ -507,11 +565,7 @@ class _Checker:
         max_faults = self.integer(top.get("max_faults", _DEFAULTS["max_faults"]), ("max_faults",), 1)
         output = None
         if "output" in top:
-            raw = top["output"]
-            if not isinstance(raw, str) or not raw.strip():
-                self.error(("output",), f"must be a folder path, got: {raw!r}")
-            else:
-                output = (self.base / os.path.expanduser(raw)).resolve()
+            output = self.user_path(top["output"], ("output",))
         elif name is not None:
             output = (output_root / "results" / name).resolve()
 
@@ -647,17 +701,17 @@ class _Checker:
         if "name" not in data:
             suggestion = f", e.g. {_suggest_name(argv)!r}" if argv else ""
             self.error(path + ("name",), f"missing required key 'name' (a unique display name{suggestion})")
-        elif not isinstance(name, str) or not _NAME_RE.fullmatch(name):
-            self.error(path + ("name",), f"must be a name of letters, digits and . _ + -, got: {name!r}")
+        elif name_problem(name) is not None:
+            self.error(path + ("name",), name_problem(name) or "")
         cwd = self.base
         if "cwd" in data:
             raw = data["cwd"]
-            if not isinstance(raw, str) or not raw.strip():
-                self.error(path + ("cwd",), f"must be a folder path, got: {raw!r}")
-            else:
-                cwd = (self.base / os.path.expanduser(raw)).resolve()
-                if not cwd.is_dir():
-                    self.error(path + ("cwd",), f"folder {raw!r} does not exist (resolved to {shown_path(cwd)}; "
+            resolved = self.user_path(raw, path + ("cwd",))
+            if resolved is not None:
+                cwd = resolved
+                why = _folder_problem(cwd)
+                if why is not None:
+                    self.error(path + ("cwd",), f"folder {quoted(raw)} {why} (resolved to {shown_path(cwd)}; "
                                                 "relative to the config file's folder)")
         env: dict[str, str] = {}
         if "env" in data:
@@ -666,8 +720,13 @@ class _Checker:
                 self.error(path + ("env",), f"must be a mapping of variable names to strings, got: {raw_env!r}")
             else:
                 for key, v in raw_env.items():
-                    if isinstance(v, bool) or not isinstance(v, (str, int, float)):
-                        self.error(path + ("env", str(key)), f"must be a string (quote it), got: {v!r}")
+                    if not isinstance(key, str) or not key or "=" in key or "\0" in key:
+                        self.error(path + ("env", str(key)), "must be an environment variable name (not empty, "
+                                                             f"no '=' or NUL), got: {quoted(key)}", at_value=False)
+                    elif isinstance(v, bool) or not isinstance(v, (str, int, float)):
+                        self.error(path + ("env", str(key)), f"must be a string (quote it), got: {quoted(v)}")
+                    elif "\0" in str(v):
+                        self.error(path + ("env", key), f"must be a string without a NUL character, got: {quoted(v)}")
                     else:
                         env[str(key)] = str(v)
         time_control = self.time(data["time"], path + ("time",), base_time) if "time" in data else None
@@ -707,7 +766,7 @@ class _Checker:
 def _suggest_name(argv: Sequence[str]) -> str:
     """A name to suggest for a bot with no ``name``: the one ``spades match`` would show."""
     name = bot_name(argv)
-    return name if _NAME_RE.fullmatch(name) else "bot1"
+    return name if NAME_RE.fullmatch(name) else "bot1"
 
 
 def shown_path(path: Path) -> str:
@@ -746,6 +805,14 @@ def check_command(argv: Sequence[str], cwd: Path, env: Mapping[str, str] | None 
     (python3, node, ...) the script argument must exist as well, since a
     missing script only shows up as a crash in every match.
     """
+    try:
+        return _command_problem(argv, cwd, env)
+    except (OSError, ValueError) as exc:  # a NUL, a name too long, a folder the user cannot enter
+        reason = getattr(exc, "strerror", None) or str(exc)
+        return f"cannot look up the command {quoted(' '.join(map(str, argv)))}: {reason}"
+
+
+def _command_problem(argv: Sequence[str], cwd: Path, env: Mapping[str, str] | None) -> str | None:
     if builtin_name(argv) is not None:
         try:
             resolved = resolve_builtin(argv)
@@ -771,6 +838,20 @@ def check_command(argv: Sequence[str], cwd: Path, env: Mapping[str, str] | None 
         if not target.is_file():
             return (f"script {script!r} not found (looked for {shown_path(target)}; a bot runs in its 'cwd', "
                     f"by default the config file's folder){_file_hint(target)}")
+    return None
+
+
+def _folder_problem(folder: Path) -> str | None:
+    """Why a bot cannot run in ``folder`` (None: it can)."""
+    try:
+        if not folder.exists():
+            return "does not exist"
+        if not folder.is_dir():
+            return "is a file, not a folder"
+    except OSError as exc:
+        return f"cannot be looked at: {exc.strerror or exc}"
+    if not os.access(folder, os.X_OK):
+        return "cannot be entered (permission denied)"
     return None
 
 

@@ -52,6 +52,7 @@ from referee.tournament.config import (
 )
 from referee.tournament.formats import Played, TournamentFormat, format_for
 from referee.tournament.growth import Growth, growth
+from referee.tournament.recordline import decode_record, unreadable_matches
 from referee.tournament.standings import StandingsBuilder, StandingsReport
 
 __all__ = ["ResultsFolder", "ResultsError", "ConfigChanged", "ReadReport", "describe_changes", "standings_from_folder",
@@ -334,6 +335,10 @@ class ResultsFolder:
     def repair(self) -> int:
         """Cut a torn last line off ``matches.jsonl``; return its size in bytes (0: none).
 
+        A last line that parses as a record is not torn: it gets its newline
+        back and stays. Raises :class:`ResultsError` when ``matches.jsonl``
+        is not a file.
+
         The fragment is appended to ``matches.jsonl.torn`` first, so even a
         damaged record is never silently destroyed. Call only while holding
         the lock: nobody else may be appending.
@@ -343,6 +348,8 @@ class ResultsFolder:
             size = path.stat().st_size
         except FileNotFoundError:
             return 0
+        if not path.is_file():
+            raise ResultsError(unreadable_matches(path, IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR))))
         if size == 0:
             return 0
         with open(path, "rb") as fh:
@@ -363,6 +370,14 @@ class ResultsFolder:
                 return 0
             fh.seek(keep)
             fragment = fh.read()
+        if decode_record(fragment)[0] is not None:
+            # A whole record that lost only its newline (an editor, a copy):
+            # it is a record, not a torn line. Give it back its newline.
+            with open(path, "ab") as out:
+                out.write(b"\n")
+                out.flush()
+                os.fsync(out.fileno())
+            return 0
         with open(self.path / "matches.jsonl.torn", "ab") as out:
             out.write(fragment + b"\n")
             out.flush()
@@ -374,11 +389,13 @@ class ResultsFolder:
                      owns: Callable[[str], bool] | None = None) -> Iterator[dict[str, Any]]:
         """Stream the records of ``matches.jsonl``, one dict at a time.
 
-        Never raises for bad content: a torn last line, a line that is not a
-        JSON object with a ``match`` id, a record whose integrity check fails,
+        Never raises for bad content: a torn last line (one that does not
+        parse: a whole record without its newline counts), a line that is not a
+        JSON object with a ``match`` id (too deep, a number out of range), a record whose integrity check fails,
         a record of a match ``owns`` does not recognise, or a repeated id
         (only the first good one counts) is skipped, counted in ``report`` and
-        told to ``warn`` with the file and line.
+        told to ``warn`` with the file and line. Raises :class:`ResultsError`
+        when ``matches.jsonl`` cannot be opened (a folder, unreadable).
         """
         report = report if report is not None else ReadReport()
         seen: set[str] = set()
@@ -387,6 +404,8 @@ class ResultsFolder:
             fh = open(self.matches_path, "rb")
         except FileNotFoundError:
             return
+        except OSError as exc:  # a folder, or unreadable: a clear refusal, never a traceback
+            raise ResultsError(unreadable_matches(self.matches_path, exc)) from None
         try:
             secret = self.secret()
         except ResultsError as exc:
@@ -396,22 +415,21 @@ class ResultsFolder:
             secret = b""
         with fh:
             for number, raw in enumerate(fh, 1):
-                if not raw.endswith(b"\n"):
-                    report.torn_bytes = len(raw)
-                    if warn:
-                        warn(f"{shown_path(self.matches_path)}: ignoring a torn last line ({len(raw)} bytes, from an "
-                             "interrupted write); its match will be played again")
-                    break
                 if not raw.strip():
                     continue
-                try:
-                    record = json.loads(raw)
-                except ValueError:
-                    record = None
-                if not isinstance(record, dict) or not isinstance(record.get("match"), str):
+                record, wrong = decode_record(raw)
+                if record is None and not raw.endswith(b"\n"):
+                    # Only a line that does not parse is torn; a whole record
+                    # that lost just its newline is still a record.
+                    report.torn_bytes = len(raw)
+                    if warn:
+                        warn(f"{shown}:{number}: ignoring a torn last line ({len(raw)} bytes, from an "
+                             f"interrupted write: {wrong}); its match will be played again")
+                    break
+                if record is None:
                     report.bad_lines.append(number)
                     if warn:
-                        warn(f"{shown_path(self.matches_path)}:{number}: ignoring a line that is not a match record")
+                        warn(f"{shown}:{number}: ignoring a line that is not a match record: {wrong}")
                     continue
                 match_id = record["match"]
                 why = None

@@ -217,9 +217,10 @@ class StandingsBuilder:
         """Count one match record; False (and a warning) if it cannot be used."""
         try:
             self._add(record)
-        except (KeyError, TypeError, ValueError, IndexError) as exc:
-            self.warnings.append(f"match {record.get('match', '?')!r}: skipped, the record is not usable "
-                                 f"({type(exc).__name__}: {exc})")
+        except (KeyError, TypeError, ValueError, IndexError, OverflowError) as exc:
+            # A missing field says which; anything else says what was wrong with a value.
+            why = f"it has no field {exc.args[0]!r}" if isinstance(exc, KeyError) else f"{type(exc).__name__}: {exc}"
+            self.warnings.append(f"match {record.get('match', '?')!r}: skipped, the record is not usable ({why})")
             return False
         return True
 
