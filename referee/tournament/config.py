@@ -165,9 +165,9 @@ class TournamentConfig:
                 entry["time"] = b.time.to_dict()
             if b.limits is not None:
                 entry.update({k: v for k, v in b.limits.to_dict().items() if v != self.limits.to_dict()[k]})
-            for key, paths in (("extra_ro_paths", b.extra_ro_paths), ("extra_rw_paths", b.extra_rw_paths)):
-                if paths:
-                    entry[key] = [os.path.relpath(p, folder) for p in paths]
+            for key, extra in (("extra_ro_paths", b.extra_ro_paths), ("extra_rw_paths", b.extra_rw_paths)):
+                if extra:
+                    entry[key] = [os.path.relpath(p, folder) for p in extra]
             out["bots"].append(entry)
         if self.executor != ExecutorSettings():
             out["executor"] = self.executor.to_dict()
@@ -444,13 +444,15 @@ class _Checker:
 
     def limits(self, data: Mapping[str, Any], path: KeyPath, base: SeatLimits) -> SeatLimits | None:
         """The limit keys present in ``data`` over ``base``; None if one is invalid."""
-        values = {}
+        values: dict[str, int] = {}
         ok = True
         for key in _LIMIT_KEYS:
             if key in data:
                 value = self.integer(data[key], path + (key,), 1)
-                ok = ok and value is not None
-                values[key] = value
+                if value is None:
+                    ok = False
+                else:
+                    values[key] = value
         if not ok:
             return None
         return dataclasses.replace(base, **values)
