@@ -232,7 +232,10 @@ class Confinement:
         self._scratch_fds: list[int] = []
         self._warnings = self.host.warnings(spec.policy)
         self._controllers: tuple[str, ...] = ()  # kept for the record after the cgroup is gone
-        self._can_freeze = False
+        self._can_freeze = self._can_count_cpu = False
+        self._cgroup_version: int | None = None
+        # The limits no cgroup enforces for this seat (rlimits and tmpfs sizes enforce the rest).
+        self._not_enforced: tuple[Limit, ...] = (Limit.MEMORY, Limit.PROCESSES)
         self._sandbox_pid = -1  # the sandbox's first process, until its scratch space is pinned
 
     # -- start
@@ -243,8 +246,10 @@ class Confinement:
             return list(argv), ()
         if self.host.cgroups is not None:
             try:
-                self.cgroup = SeatCgroup(self.host.cgroups, self.spec.limits)
+                self.cgroup = self.host.cgroups.new_seat(self.spec.limits)
                 self._controllers, self._can_freeze = self.cgroup.controllers, self.cgroup.can_freeze
+                self._can_count_cpu, self._cgroup_version = self.cgroup.can_count_cpu, self.host.cgroups.version
+                self._not_enforced = self.host.cgroups.not_enforced()
             except OSError as exc:
                 self._warnings.append(f"sandbox: cannot create the seat's cgroup ({exc})")
                 self.cgroup = None
@@ -371,7 +376,7 @@ class Confinement:
     def fair_clock(self) -> str:
         """``freeze`` (not-on-turn seats are frozen), ``ponder`` (asked for), or ``none`` (no freezer)."""
         base = "ponder" if self.spec.ponder else "freeze" if self._can_freeze else "none"
-        return base + "+cpu" if self.spec.cpu_clock and "cpuacct" in self._controllers else base
+        return base + "+cpu" if self.spec.cpu_clock and self._can_count_cpu else base
 
     def answered(self) -> None:
         """The bot answered (or failed to): pin its scratch space once, then freeze it."""
@@ -416,7 +421,7 @@ class Confinement:
 
     @property
     def cpu_clock(self) -> bool:
-        """Whether requests are charged the seat's CPU time (asked for, and a cpuacct group exists)."""
+        """Whether requests are charged the seat's CPU time (asked for, and the seat's group counts CPU time)."""
         return self.spec.cpu_clock and self.cgroup is not None and self.cgroup.can_count_cpu
 
     def cpu_seconds(self) -> float:
@@ -475,11 +480,12 @@ class Confinement:
         """What this seat ran under, for the match record."""
         if not self.enabled:
             return {"policy": self.spec.policy.value, "namespaces": False, "uid": None, "cgroup": [],
-                    "fair_clock": "ponder" if self.spec.ponder else "none", "warnings": list(self._warnings)}
+                    "cgroup_version": None, "fair_clock": "ponder" if self.spec.ponder else "none",
+                    "warnings": list(self._warnings)}
         return {"policy": self.spec.policy.value, "namespaces": self.namespaces, "uid": self.uid,
-                "cgroup": list(self._controllers),
-                "limits": self.spec.limits.to_dict(), "fair_clock": self.fair_clock,
-                "warnings": list(self._warnings)}
+                "cgroup": list(self._controllers), "cgroup_version": self._cgroup_version,
+                "limits": self.spec.limits.to_dict(), "not_enforced": [limit.value for limit in self._not_enforced],
+                "fair_clock": self.fair_clock, "warnings": list(self._warnings)}
 
     # -- end
 
