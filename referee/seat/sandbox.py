@@ -37,6 +37,7 @@ import importlib.util
 import itertools
 import json
 import os
+import re
 import resource
 import select
 import shutil
@@ -61,6 +62,8 @@ _ETC = ("/etc/alternatives", "/etc/ld.so.cache", "/etc/ld.so.conf", "/etc/ld.so.
         "/etc/ssl", "/etc/ca-certificates", "/etc/nsswitch.conf", "/etc/passwd", "/etc/group", "/etc/hosts",
         "/etc/java-*", "/etc/python3*", "/etc/timezone", "/etc/mime.types")
 _INFO_TIMEOUT_S = 10.0
+# How runtimes word EMFILE when it kills a bot (strerror, Go, Node, Rust, Java all match).
+_EMFILE_WORDS = re.compile(rb"too many open files|\bEMFILE\b", re.IGNORECASE)
 # Uids for seats when the referee is root: a block per referee process, a slot per seat.
 _UID_BASE = 0x30000000
 _uid_counter = itertools.count()
@@ -440,8 +443,9 @@ class Confinement:
             return -(code - 128)
         return code
 
-    def limit_hit(self, returncode: int | None) -> Limit | None:
-        """The limit the bot ran into, judged from its exit and the kernel's counters."""
+    def limit_hit(self, returncode: int | None, stderr_tail: bytes = b"") -> Limit | None:
+        """The limit the bot ran into, judged from its exit, the kernel's counters, what its
+        processes still hold open and its last words on stderr (``stderr_tail``)."""
         if not self.enabled:
             return None
         if returncode == -24:  # SIGXCPU
@@ -467,11 +471,34 @@ class Confinement:
                     return Limit.SCRATCH
             except OSError:
                 continue
+        if self._open_files_hit(stderr_tail):
+            return Limit.OPEN_FILES
         return None
 
-    def limit_fault(self, returncode: int | None) -> BotFault | None:
-        """A ``limit`` fault naming the limit and its value, if the bot hit one."""
-        hit = self.limit_hit(returncode)
+    def _open_files_hit(self, stderr_tail: bytes) -> bool:
+        """Whether the bot ran out of file descriptors (``RLIMIT_NOFILE``, errno ``EMFILE``).
+
+        The kernel keeps no count of refused opens and closes a process's files before
+        it can be looked at dead, so two signs are taken: a process of the seat still
+        alive (a hung bot, a child) holding ``open_files`` descriptors, or the error
+        in the bot's last stderr output, as every runtime words it when EMFILE kills
+        it (``[Errno 24] Too many open files``; Go, Node: ``too many open files``,
+        ``EMFILE``). A bot can fake those words only against its own seat.
+        """
+        if _EMFILE_WORDS.search(stderr_tail):
+            return True
+        cap = self.spec.limits.open_files
+        for pid in self.cgroup.pids() if self.cgroup is not None else ():
+            try:
+                if len(os.listdir(f"/proc/{pid}/fd")) >= cap:
+                    return True
+            except OSError:
+                continue
+        return False
+
+    def limit_fault(self, returncode: int | None, stderr_tail: bytes = b"") -> BotFault | None:
+        """A ``limit`` fault naming the limit and its value, if the bot hit one (see :meth:`limit_hit`)."""
+        hit = self.limit_hit(returncode, stderr_tail)
         if hit is None:
             return None
         return BotFault(FaultKind.LIMIT, hit.fault_detail(self.spec.limits.value(hit)))

@@ -161,6 +161,17 @@ def test_fork_bomb_is_a_process_limit_fault(tmp_path: Path, marker: str) -> None
     _limit(record, f"exceeded its process limit ({SeatLimits().processes} processes and threads)")
 
 
+@pytest.mark.parametrize("attack", [
+    "fd_hog",  # opens files until EMFILE kills it (its traceback names the error)
+    "fd_hog_quiet",  # a child holds every descriptor it may have, silently; the bot hangs (a timeout)
+])
+def test_running_out_of_file_descriptors_is_an_open_files_limit_fault(tmp_path: Path, marker: str,
+                                                                      attack: str) -> None:
+    limits = SeatLimits(open_files=64)
+    record, _ = play(tmp_path, marker, attack, sandbox=SandboxSpec(limits=limits))
+    _limit(record, "exceeded its open files limit (64 files)")
+
+
 @pytest.mark.parametrize("seed", [1, 2, 3])
 def test_spinning_children_cannot_make_a_fair_bot_lose_on_time(tmp_path: Path, marker: str, seed: int) -> None:
     """The fair bot needs 150 ms of CPU per move and has 300 ms; the attacker's children spin on every core.
