@@ -143,6 +143,7 @@ class V2SeatCgroup(SeatCgroup):
         self.limits = limits
         self.frozen = False
         self._limit_controllers = roots.limit_controllers
+        self._controllers = roots.controllers
         self._has_kill = roots.has_kill
         self._freeze_fd = self._events_fd = self._cpu_fd = -1
         self.dir.mkdir()
@@ -165,8 +166,7 @@ class V2SeatCgroup(SeatCgroup):
     @property
     def controllers(self) -> tuple[str, ...]:
         """See :attr:`V2Roots.controllers`."""
-        core = ("freeze", "kill", "cpu") if self._has_kill else ("freeze", "cpu")
-        return core + self._limit_controllers
+        return self._controllers
 
     @property
     def can_freeze(self) -> bool:

@@ -15,8 +15,9 @@ A bot is hostile code. Each seat's whole process tree runs:
   private, size-capped tmpfs at ``/tmp`` and at the scratch folder
   ``/scratch`` (``$HOME`` and ``$SPADES_SCRATCH``) are the only writable
   places. No results folder, no config, no other bot, no referee state;
-* in a **cgroup** of its own (:mod:`referee.seat.cgroups`): memory and
-  process limits for the whole tree and the freezer of the fair clock;
+* in a **cgroup** of its own (:mod:`referee.seat.cgroups`, v1 or v2):
+  memory and process limits for the whole tree (where the controllers are
+  there), the freezer of the fair clock and the CPU clock;
 * with **rlimits** on file size, open files and CPU time;
 * as a **uid of its own** when the referee runs as root.
 
