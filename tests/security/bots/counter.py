@@ -31,7 +31,7 @@ def count():
 
 def report(msg):
     start = count()
-    time.sleep(0.005)  # on turn: the child counts
+    time.sleep(0.020)  # on turn: the child counts
     print(f"COUNT {start} {count()}", file=sys.stderr, flush=True)
 
 
