@@ -99,19 +99,22 @@ def _gaps(stderr: str) -> list[int]:
 
 def test_under_v2_a_seat_not_on_turn_makes_no_progress(tmp_path: Path, marker: str, v2: V2Roots) -> None:
     """The counting child stands still between an answer and the next request; with ``ponder``
-    (the control, so the test can fail) it counts on while the opponent (20 ms a move) thinks."""
-    opponent = [PY, str(ATTACKS / "sleepy.py")]
+    (the control, so the test can fail) it counts on while the opponent (150 ms of CPU a move) thinks.
+
+    Frozen, the child still runs in the instants between the bot's answer and the freeze, and
+    between the thaw and the bot's read of the count: on a loaded machine a few milliseconds of
+    scheduling, whatever the opponent's thinking time. Pondering, it counts through all of it."""
+    opponent = [PY, str(ATTACKS / "fair.py")]
     rules = Rules(target=100, max_hands=1)
-    record, stderr = play(tmp_path / "freeze", marker, "counter", opponent=opponent, rules=rules)
+    clock = TimeControl(3000, 10000, 10000)
+    record, stderr = play(tmp_path / "freeze", marker, "counter", opponent=opponent, rules=rules, time=clock)
     assert_clean(record, stderr)
     assert record.to_dict()["sandbox"][0]["fair_clock"] == "freeze"
     frozen = _gaps(stderr)
-    record, stderr = play(tmp_path / "ponder", marker, "counter", opponent=opponent, rules=rules,
+    record, stderr = play(tmp_path / "ponder", marker, "counter", opponent=opponent, rules=rules, time=clock,
                           sandbox=SandboxSpec(ponder=True))
     assert_clean(record, stderr)
     pondering = _gaps(stderr)
-    # Frozen, the child runs only in the instants between the bot's answer and the freeze, and
-    # between the thaw and the bot's read: a small fraction of the opponent's 20 ms turn.
     assert statistics.median(frozen) * 5 < statistics.median(pondering), (frozen, pondering)
 
 
