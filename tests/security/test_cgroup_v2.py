@@ -65,6 +65,9 @@ def test_a_v2_seat_freezes_counts_cpu_and_kills_everything(v2: V2Roots, marker: 
         time.sleep(0.5)
         assert seat.cpu_seconds() > 0.05
         seat.freeze()
+        deadline = time.monotonic() + 5
+        while "frozen 1" not in (seat.dir / "cgroup.events").read_text() and time.monotonic() < deadline:
+            time.sleep(0.01)  # each task stops when it next runs
         assert "frozen 1" in (seat.dir / "cgroup.events").read_text()
         before = [_cpu_ticks(p.pid) for p in procs]
         cpu_before = seat.cpu_seconds()
