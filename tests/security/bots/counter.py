@@ -1,4 +1,4 @@
-"""Not an attack: a child counts as fast as it can into /tmp/count; each request, the bot reports the count.
+"""Not an attack: a child counts as fast as it can into a file of its scratch space; each request, the bot reports the count.
 
 On stderr, per request: ``COUNT <at the request> <at the answer>``. Under the
 freezer the child makes no progress between an answer and the next request
@@ -7,11 +7,12 @@ freezer the child makes no progress between an answer and the next request
 import os
 import struct
 import sys
+import tempfile
 import time
 
 from attack import play
 
-PATH = "/tmp/count"
+PATH = os.path.join(os.environ.get("SPADES_SCRATCH") or tempfile.mkdtemp(), "count")
 
 
 def start_counting():
