@@ -75,6 +75,8 @@ _REAP_TIMEOUT_S = 5.0
 _PIPE_RELEASE_S = 0.050
 _STDERR_JOIN_S = 1.0
 _STDERR_POLL_MS = 100
+_STDERR_TAIL = 4096  # bytes of stderr kept to judge a crash (a limit named in the last words)
+_STDERR_TAIL_WAIT_S = 0.2  # how long a crashed bot's last stderr bytes are waited for
 _POLLIN = select.POLLIN
 # Writes of at most this many bytes to a pipe are atomic: all or nothing.
 _PIPE_BUF = select.PIPE_BUF
@@ -205,6 +207,7 @@ class BotProcess(Transport):
         self._pipe_inodes: dict[str, int] = {}
         self._stderr_thread: threading.Thread | None = None
         self._stderr_stop = threading.Event()
+        self._stderr_tail = bytearray()  # the last bytes of stderr (written by the drain thread)
         self.spawn_s: float = 0.0
         """Seconds :meth:`start` took to create the process (for the start-up allowance)."""
 
@@ -310,7 +313,7 @@ class BotProcess(Transport):
             self._poller.register(self._pidfd, _POLLIN)
         self._stderr_thread = threading.Thread(
             target=_drain_stderr,
-            args=(proc.stderr, log, self._stderr_cap, self._stderr_stop),
+            args=(proc.stderr, log, self._stderr_cap, self._stderr_stop, self._stderr_tail),
             name=f"stderr-{self._name}",
             daemon=True,
         )
@@ -833,7 +836,12 @@ class BotProcess(Transport):
         """A ``limit`` fault when the sandbox says the bot ran into one of its limits."""
         if self._conf is None:
             return None
-        fault = self._conf.limit_fault(self._returncode)
+        thread = self._stderr_thread
+        if self._returncode is not None and thread is not None:
+            # The bot is gone: let the drain thread take its last words (bounded: a child
+            # may still hold the pipe open).
+            thread.join(_STDERR_TAIL_WAIT_S)
+        fault = self._conf.limit_fault(self._returncode, bytes(self._stderr_tail))
         if fault is not None and self._returncode is not None:
             self._exited = True
         return fault
@@ -1067,8 +1075,12 @@ def _drain_stderr(
     log: IO[bytes] | None,
     cap: int,
     stop: threading.Event,
+    tail: bytearray,
 ) -> None:
     """Thread body: copy the bot's stderr into ``log`` up to ``cap`` bytes.
+
+    The last :data:`_STDERR_TAIL` bytes are also kept in ``tail``, logged or
+    not: a bot's last words tell a limit it ran into (see :meth:`BotProcess._limit_fault`).
 
     Past the cap one marker line is written and the rest is read and thrown
     away, so the bot never blocks on a full stderr pipe. The thread owns the
@@ -1098,6 +1110,8 @@ def _drain_stderr(
             chunk = os.read(fd, _READ_CHUNK)
             if not chunk:
                 return
+            tail += chunk
+            del tail[:-_STDERR_TAIL]
             if full:
                 continue
             assert log is not None

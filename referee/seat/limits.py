@@ -8,8 +8,9 @@ of the fault a bot gets when it hits one ("exceeded its memory limit
 
 How each is enforced (see :mod:`referee.seat.sandbox`):
 
-* memory, processes: the seat's cgroup (``memory.limit_in_bytes``,
-  ``pids.max``), counting the whole tree, scratch space on tmpfs included;
+* memory, processes: the seat's cgroup (v1 ``memory.limit_in_bytes``, v2
+  ``memory.max``; ``pids.max``), counting the whole tree, scratch space on
+  tmpfs included;
 * file size, open files, CPU time: ``setrlimit`` on the sandbox's first
   process, inherited by every process of the bot (per process, as rlimits are);
 * scratch space: the size of the private tmpfs mounts (``/tmp`` and the

@@ -15,8 +15,9 @@ A bot is hostile code. Each seat's whole process tree runs:
   private, size-capped tmpfs at ``/tmp`` and at the scratch folder
   ``/scratch`` (``$HOME`` and ``$SPADES_SCRATCH``) are the only writable
   places. No results folder, no config, no other bot, no referee state;
-* in a **cgroup** of its own (:mod:`referee.seat.cgroups`): memory and
-  process limits for the whole tree and the freezer of the fair clock;
+* in a **cgroup** of its own (:mod:`referee.seat.cgroups`, v1 or v2):
+  memory and process limits for the whole tree (where the controllers are
+  there), the freezer of the fair clock and the CPU clock;
 * with **rlimits** on file size, open files and CPU time;
 * as a **uid of its own** when the referee runs as root.
 
@@ -37,6 +38,7 @@ import importlib.util
 import itertools
 import json
 import os
+import re
 import resource
 import select
 import shutil
@@ -61,6 +63,8 @@ _ETC = ("/etc/alternatives", "/etc/ld.so.cache", "/etc/ld.so.conf", "/etc/ld.so.
         "/etc/ssl", "/etc/ca-certificates", "/etc/nsswitch.conf", "/etc/passwd", "/etc/group", "/etc/hosts",
         "/etc/java-*", "/etc/python3*", "/etc/timezone", "/etc/mime.types")
 _INFO_TIMEOUT_S = 10.0
+# How runtimes word EMFILE when it kills a bot (strerror, Go, Node, Rust, Java all match).
+_EMFILE_WORDS = re.compile(rb"too many open files|\bEMFILE\b", re.IGNORECASE)
 # Uids for seats when the referee is root: a block per referee process, a slot per seat.
 _UID_BASE = 0x30000000
 _uid_counter = itertools.count()
@@ -232,7 +236,10 @@ class Confinement:
         self._scratch_fds: list[int] = []
         self._warnings = self.host.warnings(spec.policy)
         self._controllers: tuple[str, ...] = ()  # kept for the record after the cgroup is gone
-        self._can_freeze = False
+        self._can_freeze = self._can_count_cpu = False
+        self._cgroup_version: int | None = None
+        # The limits no cgroup enforces for this seat (rlimits and tmpfs sizes enforce the rest).
+        self._not_enforced: tuple[Limit, ...] = (Limit.MEMORY, Limit.PROCESSES)
         self._sandbox_pid = -1  # the sandbox's first process, until its scratch space is pinned
 
     # -- start
@@ -243,8 +250,10 @@ class Confinement:
             return list(argv), ()
         if self.host.cgroups is not None:
             try:
-                self.cgroup = SeatCgroup(self.host.cgroups, self.spec.limits)
+                self.cgroup = self.host.cgroups.new_seat(self.spec.limits)
                 self._controllers, self._can_freeze = self.cgroup.controllers, self.cgroup.can_freeze
+                self._can_count_cpu, self._cgroup_version = self.cgroup.can_count_cpu, self.host.cgroups.version
+                self._not_enforced = self.host.cgroups.not_enforced()
             except OSError as exc:
                 self._warnings.append(f"sandbox: cannot create the seat's cgroup ({exc})")
                 self.cgroup = None
@@ -371,7 +380,7 @@ class Confinement:
     def fair_clock(self) -> str:
         """``freeze`` (not-on-turn seats are frozen), ``ponder`` (asked for), or ``none`` (no freezer)."""
         base = "ponder" if self.spec.ponder else "freeze" if self._can_freeze else "none"
-        return base + "+cpu" if self.spec.cpu_clock and "cpuacct" in self._controllers else base
+        return base + "+cpu" if self.spec.cpu_clock and self._can_count_cpu else base
 
     def answered(self) -> None:
         """The bot answered (or failed to): pin its scratch space once, then freeze it."""
@@ -416,7 +425,7 @@ class Confinement:
 
     @property
     def cpu_clock(self) -> bool:
-        """Whether requests are charged the seat's CPU time (asked for, and a cpuacct group exists)."""
+        """Whether requests are charged the seat's CPU time (asked for, and the seat's group counts CPU time)."""
         return self.spec.cpu_clock and self.cgroup is not None and self.cgroup.can_count_cpu
 
     def cpu_seconds(self) -> float:
@@ -435,8 +444,9 @@ class Confinement:
             return -(code - 128)
         return code
 
-    def limit_hit(self, returncode: int | None) -> Limit | None:
-        """The limit the bot ran into, judged from its exit and the kernel's counters."""
+    def limit_hit(self, returncode: int | None, stderr_tail: bytes = b"") -> Limit | None:
+        """The limit the bot ran into, judged from its exit, the kernel's counters, what its
+        processes still hold open and its last words on stderr (``stderr_tail``)."""
         if not self.enabled:
             return None
         if returncode == -24:  # SIGXCPU
@@ -462,11 +472,34 @@ class Confinement:
                     return Limit.SCRATCH
             except OSError:
                 continue
+        if self._open_files_hit(stderr_tail):
+            return Limit.OPEN_FILES
         return None
 
-    def limit_fault(self, returncode: int | None) -> BotFault | None:
-        """A ``limit`` fault naming the limit and its value, if the bot hit one."""
-        hit = self.limit_hit(returncode)
+    def _open_files_hit(self, stderr_tail: bytes) -> bool:
+        """Whether the bot ran out of file descriptors (``RLIMIT_NOFILE``, errno ``EMFILE``).
+
+        The kernel keeps no count of refused opens and closes a process's files before
+        it can be looked at dead, so two signs are taken: a process of the seat still
+        alive (a hung bot, a child) holding ``open_files`` descriptors, or the error
+        in the bot's last stderr output, as every runtime words it when EMFILE kills
+        it (``[Errno 24] Too many open files``; Go, Node: ``too many open files``,
+        ``EMFILE``). A bot can fake those words only against its own seat.
+        """
+        if _EMFILE_WORDS.search(stderr_tail):
+            return True
+        cap = self.spec.limits.open_files
+        for pid in self.cgroup.pids() if self.cgroup is not None else ():
+            try:
+                if len(os.listdir(f"/proc/{pid}/fd")) >= cap:
+                    return True
+            except OSError:
+                continue
+        return False
+
+    def limit_fault(self, returncode: int | None, stderr_tail: bytes = b"") -> BotFault | None:
+        """A ``limit`` fault naming the limit and its value, if the bot hit one (see :meth:`limit_hit`)."""
+        hit = self.limit_hit(returncode, stderr_tail)
         if hit is None:
             return None
         return BotFault(FaultKind.LIMIT, hit.fault_detail(self.spec.limits.value(hit)))
@@ -475,11 +508,12 @@ class Confinement:
         """What this seat ran under, for the match record."""
         if not self.enabled:
             return {"policy": self.spec.policy.value, "namespaces": False, "uid": None, "cgroup": [],
-                    "fair_clock": "ponder" if self.spec.ponder else "none", "warnings": list(self._warnings)}
+                    "cgroup_version": None, "fair_clock": "ponder" if self.spec.ponder else "none",
+                    "warnings": list(self._warnings)}
         return {"policy": self.spec.policy.value, "namespaces": self.namespaces, "uid": self.uid,
-                "cgroup": list(self._controllers),
-                "limits": self.spec.limits.to_dict(), "fair_clock": self.fair_clock,
-                "warnings": list(self._warnings)}
+                "cgroup": list(self._controllers), "cgroup_version": self._cgroup_version,
+                "limits": self.spec.limits.to_dict(), "not_enforced": [limit.value for limit in self._not_enforced],
+                "fair_clock": self.fair_clock, "warnings": list(self._warnings)}
 
     # -- end
 

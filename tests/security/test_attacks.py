@@ -29,7 +29,7 @@ from referee.game.rules import Rules, Variant
 from referee.match import MatchRecord, MatchSpec, run_match
 from referee.seat.clock import TimeControl
 from referee.seat.faults import Fault, FaultKind
-from referee.seat.limits import SeatLimits
+from referee.seat.limits import Limit, SeatLimits
 from referee.seat.sandbox import SandboxPolicy, SandboxSpec, detect
 from referee.seat.spec import SeatSpec
 from conftest import BOTS, PY, ROOT
@@ -127,12 +127,20 @@ def test_no_network(tmp_path: Path, marker: str) -> None:
     assert_clean(record, stderr)
 
 
+def _enforced(limit: Limit) -> pytest.MarkDecorator:
+    """Skip where this machine's cgroups cannot enforce ``limit`` (cgroup v2 without its controller)."""
+    roots = detect().cgroups
+    return pytest.mark.skipif(roots is not None and limit in roots.not_enforced(),
+                              reason=f"the {limit.label} limit is not enforced here: {detect().cgroup_problem}")
+
+
 def _limit(record: MatchRecord, detail: str) -> None:
     assert record.faults == [Fault(0, FaultKind.LIMIT, detail, 1, record.faults[0].request)], \
         [f.describe(record.bots) for f in record.faults]
     assert record.winner == 1 and record.reason.value == "forfeit"
 
 
+@_enforced(Limit.MEMORY)
 def test_memory_hog_is_a_memory_limit_fault(tmp_path: Path, marker: str) -> None:
     # 4 GiB asked for; the seat's own limit (an override of the 1024 MiB default) stops it.
     sandbox = SandboxSpec(limits=SeatLimits(memory_mb=256))
@@ -147,9 +155,21 @@ def test_a_1_gib_file_in_tmp_is_a_file_size_limit_fault(tmp_path: Path, marker: 
     assert not Path("/tmp/big").exists() or Path("/tmp/big").stat().st_size < (64 << 20)
 
 
+@_enforced(Limit.PROCESSES)
 def test_fork_bomb_is_a_process_limit_fault(tmp_path: Path, marker: str) -> None:
     record, _ = play(tmp_path, marker, "fork_bomb")
     _limit(record, f"exceeded its process limit ({SeatLimits().processes} processes and threads)")
+
+
+@pytest.mark.parametrize("attack", [
+    "fd_hog",  # opens files until EMFILE kills it (its traceback names the error)
+    "fd_hog_quiet",  # a child holds every descriptor it may have, silently; the bot hangs (a timeout)
+])
+def test_running_out_of_file_descriptors_is_an_open_files_limit_fault(tmp_path: Path, marker: str,
+                                                                      attack: str) -> None:
+    limits = SeatLimits(open_files=64)
+    record, _ = play(tmp_path, marker, attack, sandbox=SandboxSpec(limits=limits))
+    _limit(record, "exceeded its open files limit (64 files)")
 
 
 @pytest.mark.parametrize("seed", [1, 2, 3])
@@ -185,6 +205,10 @@ def test_each_record_states_the_sandbox_in_force(tmp_path: Path, marker: str) ->
     record, _ = play(tmp_path, marker, "escapee")
     seat = record.to_dict()["sandbox"][0]
     assert seat["policy"] == "auto" and seat["namespaces"] is True
-    assert set(seat["cgroup"]) == {"memory", "pids", "freezer", "cpuacct"} and seat["fair_clock"] == "freeze"
+    assert seat["fair_clock"] == "freeze" and seat["cgroup_version"] == detect().cgroups.version
+    if seat["cgroup_version"] == 1:
+        assert set(seat["cgroup"]) == {"memory", "pids", "freezer", "cpuacct"} and seat["not_enforced"] == []
+    else:  # tests/security/test_cgroup_v2.py has the v2 details
+        assert {"freeze", "cpu"} <= set(seat["cgroup"])
     if os.geteuid() == 0:
         assert isinstance(seat["uid"], int) and seat["uid"] != 0
