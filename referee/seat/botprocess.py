@@ -821,7 +821,8 @@ class BotProcess(Transport):
             if self._peek_exit():
                 return True
 
-    def _crash_fault(self) -> BotFault:
+    def _crash_fault(self, pipe: str = "stdout") -> BotFault:
+        """The fault of a bot whose ``pipe`` closed: a limit it hit, its exit, or the closed pipe."""
         if self._returncode is None:
             self._wait_exit(_EXIT_AFTER_EOF_S)
         limit = self._limit_fault()
@@ -830,7 +831,7 @@ class BotProcess(Transport):
         if self._returncode is not None:
             self._exited = True
             return BotFault(FaultKind.CRASH, _describe_status(self._returncode))
-        return BotFault(FaultKind.CRASH, "closed its stdout (the process is still running)")
+        return BotFault(FaultKind.CRASH, f"closed its {pipe} (the process is still running)")
 
     def _limit_fault(self) -> BotFault | None:
         """A ``limit`` fault when the sandbox says the bot ran into one of its limits."""
@@ -848,15 +849,7 @@ class BotProcess(Transport):
 
     def _write_fault(self, exc: OSError) -> BotFault:
         if exc.errno == errno.EPIPE or isinstance(exc, BrokenPipeError):
-            if self._returncode is None:
-                self._wait_exit(_EXIT_AFTER_EOF_S)
-            limit = self._limit_fault()
-            if limit is not None:
-                return limit
-            if self._returncode is not None:
-                self._exited = True
-                return BotFault(FaultKind.CRASH, _describe_status(self._returncode))
-            return BotFault(FaultKind.CRASH, "closed its stdin (the process is still running)")
+            return self._crash_fault("stdin")
         return BotFault(FaultKind.CRASH, f"cannot write to its stdin: {exc}")
 
     def _timeout_fault(self, timeout_s: float) -> BotFault:

@@ -118,6 +118,22 @@ def start(cfg: Path, tmp_path: Path) -> subprocess.Popen[bytes]:
                                 stderr=err)
 
 
+def interrupt(cfg: Path, tmp_path: Path, marker: str, sig: signal.Signals, wait_s: float) -> int:
+    """Start ``spades run``, send ``sig`` once a match is done and another is running; its exit code."""
+    proc = start(cfg, tmp_path)
+    matches = tmp_path / "out" / "matches.jsonl"
+    try:
+        # The next match's bots may still be starting (in their sandbox) just as a
+        # record lands, so wait for both together.
+        assert wait_until(lambda: line_count(matches) >= 1 and bool(marked_processes(marker)), 30), \
+            "expected a match finished and matches running at the signal"
+        proc.send_signal(sig)
+        return proc.wait(timeout=wait_s)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+
+
 def finish_and_check(cfg: Path, tmp_path: Path) -> str:
     """Run again to the end; every scheduled match exactly once."""
     env = dict(os.environ, PYTHONPATH=str(ROOT))
@@ -132,18 +148,8 @@ def finish_and_check(cfg: Path, tmp_path: Path) -> str:
 def test_ctrl_c_stops_cleanly_and_the_same_command_resumes(slow_tournament: tuple[Path, str],
                                                            tmp_path: Path) -> None:
     cfg, marker = slow_tournament
-    proc = start(cfg, tmp_path)
     matches = tmp_path / "out" / "matches.jsonl"
-    try:
-        # A match done and another running: the next match's bots may still be starting
-        # (in their sandbox) just as a record lands, so wait for both together.
-        assert wait_until(lambda: line_count(matches) >= 1 and bool(marked_processes(marker)), 30), \
-            "expected a match finished and matches running at the interrupt"
-        proc.send_signal(signal.SIGINT)
-        code = proc.wait(timeout=20)
-    finally:
-        if proc.poll() is None:
-            proc.kill()
+    code = interrupt(cfg, tmp_path, marker, signal.SIGINT, 20)
     err = (tmp_path / "stderr.txt").read_text()
     assert code == 130, err
     assert "Interrupted:" in err
@@ -158,16 +164,8 @@ def test_ctrl_c_stops_cleanly_and_the_same_command_resumes(slow_tournament: tupl
 def test_after_sigkill_bots_exit_and_a_torn_line_is_repaired(slow_tournament: tuple[Path, str],
                                                               tmp_path: Path) -> None:
     cfg, marker = slow_tournament
-    proc = start(cfg, tmp_path)
     matches = tmp_path / "out" / "matches.jsonl"
-    try:
-        assert wait_until(lambda: line_count(matches) >= 1 and bool(marked_processes(marker)), 30), \
-            "expected a match finished and matches running at the kill"
-        proc.send_signal(signal.SIGKILL)
-        proc.wait(timeout=10)
-    finally:
-        if proc.poll() is None:
-            proc.kill()
+    interrupt(cfg, tmp_path, marker, signal.SIGKILL, 10)
     # Orphaned bots read end-of-file on stdin and exit by themselves (a frozen one is thawed
     # and killed by the referee's reaper).
     assert wait_until(lambda: not marked_processes(marker), 15), describe(marked_processes(marker))
