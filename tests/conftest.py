@@ -68,7 +68,17 @@ def pytest_runtest_makereport(item, call):  # type: ignore[no-untyped-def]
     there means a promised feature went untested.
     """
     outcome = yield
-    report = outcome.get_result()
+    _fail_skip_in_ci(outcome.get_result())
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_make_collect_report(collector):  # type: ignore[no-untyped-def]
+    """The same for a whole module skipped at import (``pytest.importorskip``, a module-level skip)."""
+    outcome = yield
+    _fail_skip_in_ci(outcome.get_result())
+
+
+def _fail_skip_in_ci(report) -> None:  # type: ignore[no-untyped-def]
     if report.skipped and os.environ.get("CI") == "true" and not hasattr(report, "wasxfail"):
         reason = report.longrepr[2] if isinstance(report.longrepr, tuple) else str(report.longrepr)
         report.outcome = "failed"

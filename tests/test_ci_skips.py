@@ -20,3 +20,15 @@ def test_a_skip_fails_only_in_ci(pytester: pytest.Pytester, monkeypatch: pytest.
     result.assert_outcomes(**expected)
     if ci:
         result.stdout.fnmatch_lines(["*skipped in CI, which counts as a failure*chromium is not installed*"])
+
+
+@pytest.mark.parametrize(("ci", "expected"), [("true", {"errors": 1}), ("", {"skipped": 1})])
+def test_a_module_skipped_at_import_fails_only_in_ci(pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch,
+                                                     ci: str, expected: dict[str, int]) -> None:
+    monkeypatch.setenv("CI", ci)
+    pytester.makeconftest(CONFTEST)
+    pytester.makepyfile("import pytest\n\npytest.importorskip('no_such_module_here')\n\ndef test_x():\n    pass\n")
+    result = pytester.runpytest_inprocess("-p", "no:xdist")
+    result.assert_outcomes(**expected)
+    if ci:
+        result.stdout.fnmatch_lines(["*skipped in CI, which counts as a failure*no_such_module_here*"])

@@ -147,7 +147,19 @@ def stderr_tail(path: Path | None, lines: int = STDERR_LINES) -> list[str]:
     except OSError:
         return []
     text = data[-64 * 1024:].decode("utf-8", errors="replace")
-    return [line.rstrip("\r") for line in text.splitlines()][-lines:]
+    return [visible(line.rstrip("\r")) for line in text.splitlines()][-lines:]
+
+
+def visible(line: str) -> str:
+    """A line of a bot's stderr as it may reach the terminal: control characters escaped.
+
+    The bot wrote it, so a raw escape sequence could clear the screen or forge a line
+    that looks like the referee's; ``\\x1b`` shown as text cannot.
+    """
+    if line.isprintable():
+        return line
+    return "".join(c if c.isprintable() or c == "\t" else f"\\x{ord(c):02x}" if ord(c) < 256 else f"\\u{ord(c):04x}"
+                   for c in line)
 
 
 def request_id_of(request: str | None) -> int | None:

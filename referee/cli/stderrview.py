@@ -12,7 +12,7 @@ import threading
 from pathlib import Path
 from typing import Callable, Sequence
 
-from referee.cli.checkreport import STDERR_LINES, stderr_tail
+from referee.cli.checkreport import STDERR_LINES, stderr_tail, visible
 from referee.seat.faults import Fault, FaultKind
 
 __all__ = ["LiveStderr", "crash_tails"]
@@ -62,7 +62,7 @@ class LiveStderr:
                 lines.append(self._partial[k])
                 self._partial[k] = b""
             for line in lines:
-                self._echo(prefix + line.decode("utf-8", errors="replace").rstrip("\r"))
+                self._echo(prefix + visible(line.decode("utf-8", errors="replace").rstrip("\r")))
 
 
 def crash_tails(faults: Sequence[Fault], paths: Sequence[Path | None], names: Sequence[str]) -> list[str]:

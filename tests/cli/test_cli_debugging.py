@@ -123,3 +123,11 @@ def test_match_faults_get_the_hint_for_a_classic_mistake():
     kept = re.search(r"kept in (\S+)", out)
     assert kept
     shutil.rmtree(kept.group(1))
+
+
+def test_a_bot_s_stderr_reaches_the_terminal_with_its_control_characters_escaped(tmp_path):
+    from referee.cli.checkreport import stderr_tail
+
+    log = tmp_path / "seat1.stderr"
+    log.write_bytes(b"plain line\n\x1b[2J\x1b[Hreferee: seat 0 crashed\x07\n")
+    assert stderr_tail(log) == ["plain line", "\\x1b[2J\\x1b[Hreferee: seat 0 crashed\\x07"]
