@@ -264,9 +264,10 @@ class BotProcess(Transport):
         pass_fds: tuple[int, ...] = ()
         conf = self._conf
         if conf is not None:
-            if conf.namespaces:
-                # In the sandbox a missing program or folder would surface as an
-                # exit of bwrap; say it the way a plain start says it.
+            if conf.enabled:
+                # In the sandbox (or behind the shell that joins the seat's cgroup) a
+                # missing program or folder would surface as an exit of bwrap or the
+                # shell; say it the way a plain start says it.
                 self._check_startable(log)
             argv, pass_fds = conf.command(self._argv, os.fspath(self._cwd) if self._cwd is not None else None,
                                           env if env is not None else os.environ)

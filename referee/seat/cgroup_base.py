@@ -44,10 +44,19 @@ for root in "$@"; do
     [ -f "$g/freezer.state" ] && echo THAWED > "$g/freezer.state"
     [ -f "$g/cgroup.freeze" ] && echo 0 > "$g/cgroup.freeze"
     [ -f "$g/cgroup.kill" ] && echo 1 > "$g/cgroup.kill"
-    for p in $(cat "$g/cgroup.procs"); do kill -9 "$p" 2>/dev/null; done
   done
 done
-sleep 1
+# Several rounds: under v1 a process that was forking when it was listed has a
+# child the first round did not see.
+for round in 1 2 3 4 5; do
+  for root in "$@"; do
+    for g in "$root"/seat-$pid-*; do
+      [ -f "$g/cgroup.procs" ] || continue
+      for p in $(cat "$g/cgroup.procs"); do kill -9 "$p" 2>/dev/null; done
+    done
+  done
+  sleep 0.2
+done
 for root in "$@"; do rmdir "$root"/seat-$pid-* 2>/dev/null; done
 exit 0
 """
@@ -151,8 +160,14 @@ class SeatCgroup(abc.ABC):
         """CPU time used by every process that was ever in the group, in seconds."""
 
     @abc.abstractmethod
+    def procs_files(self) -> tuple[Path, ...]:
+        """The ``cgroup.procs`` file of each of the seat's groups: a process that writes
+        its pid into all of them has joined the seat."""
+
     def add(self, pid: int) -> None:
         """Move process ``pid`` (and the children it forks from now on) into the seat's group."""
+        for path in self.procs_files():
+            write(path, str(pid))
 
     @abc.abstractmethod
     def freeze(self) -> None:

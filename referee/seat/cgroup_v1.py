@@ -167,10 +167,8 @@ class V1SeatCgroup(SeatCgroup):
         """CPU time used by every process that was ever in the group, in seconds."""
         return int(os.pread(self._cpu_fd, 32, 0)) / 1e9
 
-    def add(self, pid: int) -> None:
-        """Move process ``pid`` (and the children it forks from now on) into the seat's groups."""
-        for d in self.dirs.values():
-            write(d / "cgroup.procs", str(pid))
+    def procs_files(self) -> tuple[Path, ...]:
+        return tuple(d / "cgroup.procs" for d in self.dirs.values())
 
     def freeze(self) -> None:
         """Stop every process of the seat (they keep their state; nothing is charged)."""

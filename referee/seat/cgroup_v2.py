@@ -176,9 +176,8 @@ class V2SeatCgroup(SeatCgroup):
         """``usage_usec`` of ``cpu.stat``, in seconds."""
         return field(os.pread(self._cpu_fd, 512, 0).decode(), "usage_usec") / 1e6
 
-    def add(self, pid: int) -> None:
-        """Move ``pid`` into the group."""
-        write(self.dir / "cgroup.procs", str(pid))
+    def procs_files(self) -> tuple[Path, ...]:
+        return (self.dir / "cgroup.procs",)
 
     def _set_frozen(self, value: bool) -> None:
         """Write ``cgroup.freeze``. Not waiting for ``cgroup.events`` to say ``frozen``: each

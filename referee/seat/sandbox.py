@@ -142,6 +142,13 @@ class Host:
         return out
 
 
+# Writes its own pid into the N cgroup.procs files given first, then execs the rest.
+_JOIN = r"""n=$1; shift
+while [ "$n" -gt 0 ]; do { echo $$ > "$1"; } 2>/dev/null; shift; n=$((n - 1)); done
+exec "$@"
+"""
+
+
 def _find_bwrap() -> tuple[str | None, str | None]:
     """The bwrap program to use and, when there is none, why."""
     if BWRAP_ENV in os.environ:
@@ -258,7 +265,7 @@ class Confinement:
                 self._warnings.append(f"sandbox: cannot create the seat's cgroup ({exc})")
                 self.cgroup = None
         if not self.namespaces:
-            return list(argv), ()
+            return self._join_first(list(argv)), ()
         workdir = os.path.realpath(cwd or os.getcwd())
         paths = bot_paths(argv, workdir, env, self.spec.ro_paths, self.spec.rw_paths)
         lim = self.spec.limits
@@ -309,7 +316,21 @@ class Confinement:
                 world_readable(p) for p in paths.ro) and not paths.dev and not paths.rw:
             self.uid = _next_uid()
             out += [self.host.setpriv, "--reuid", str(self.uid), "--regid", str(self.uid), "--clear-groups", "--"]
-        return out + list(argv), self._pass
+        return self._join_first(out + list(argv)), self._pass
+
+    def _join_first(self, argv: list[str]) -> list[str]:
+        """``argv`` behind a shell that puts itself in the seat's cgroup, then execs it.
+
+        :meth:`attach` moves the process in too, but only once bwrap has reported; a
+        referee killed before that (SIGKILL while a seat starts) would leave a launch
+        outside every seat group, which the reaper never sees and ``--die-with-parent``
+        does not always end (the parent may die before bwrap asks for the signal). The
+        shell is the same process as bwrap (``exec``), so nothing the seat ever runs is
+        outside its group. A write that fails is left to :meth:`attach`."""
+        if self.cgroup is None:
+            return argv
+        files = [str(f) for f in self.cgroup.procs_files()]
+        return ["/bin/sh", "-c", _JOIN, "spades-seat", str(len(files)), *files, *argv]
 
     def attach(self, pid: int) -> None:
         """The process exists: put it in the cgroup, set the rlimits, then let the bot start.
