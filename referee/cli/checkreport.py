@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from referee.seat.faults import Fault, FaultKind
+from referee.seat.botprocess import says_exited
 from referee.seat.hints import Hint, hint_for
 
 __all__ = ["REQUEST_TYPES", "SITUATIONS", "OWN_BLIND_NIL", "Exchange", "FaultEntry", "Report", "situations_of",
@@ -212,7 +213,8 @@ def entries_for_seat(scenario_no: int, scenario: str, faults: list[Fault], excha
             if rid is not None:
                 root.late_ids.add(rid)
             continue
-        entry = FaultEntry(scenario_no, scenario, fault, rtype, rid, answer, hint_for(fault.kind, rtype, answer))
+        entry = FaultEntry(scenario_no, scenario, fault, rtype, rid, answer, hint_for(fault.kind, rtype, answer,
+                                                                                    exited=says_exited(fault.detail)))
         if entry.hint is Hint.STDOUT_IS_FOR_ANSWERS and rid is not None:
             entry.late_ids.add(rid)
         if fault.kind in (FaultKind.CRASH, FaultKind.STARTUP):

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Sequence
 
 from referee.seat.faults import Fault
+from referee.seat.botprocess import says_exited
 from referee.seat.hints import Hint, hint_for
 
 __all__ = ["fault_hints"]
@@ -39,7 +40,8 @@ def fault_hints(transcript: Path | None, faults: Sequence[Fault], names: Sequenc
             if index < len(faults):
                 fault = faults[index]
                 index += 1
-                hint = hint_for(fault.kind, last_request.get(fault.seat), last_in.get(fault.seat))
+                hint = hint_for(fault.kind, last_request.get(fault.seat), last_in.get(fault.seat),
+                                exited=says_exited(fault.detail))
                 if hint is not None and (fault.seat, hint) not in seen:
                     seen.add((fault.seat, hint))
                     out.append(f"Hint for seat {fault.seat} ({names[fault.seat]}): {hint.text}")

@@ -172,8 +172,12 @@ def standings_command(results_dir: Path, fmt: str, compare: tuple[str, str] | No
         raise InputError(str(exc)) from None
     if compare is None:
         click.echo(render(report, fmt), nl=False)
-        return
-    try:
-        click.echo(render_comparison(report, compare[0], compare[1], fmt), nl=False)
-    except KeyError as exc:
-        raise InputError(f"--compare: {exc.args[0]}") from None
+    else:
+        try:
+            click.echo(render_comparison(report, compare[0], compare[1], fmt), nl=False)
+        except KeyError as exc:
+            raise InputError(f"--compare: {exc.args[0]}") from None
+    if report.refused:
+        # The tables are printed (without them), but a script must not take them for the whole story.
+        _err(f"{report.refused} record(s) refused (see above): the standings leave them out")
+        raise SystemExit(1)

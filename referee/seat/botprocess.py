@@ -41,6 +41,7 @@ from __future__ import annotations
 
 import errno
 import os
+import re
 import select
 import shlex
 import shutil
@@ -56,7 +57,7 @@ from referee.seat.sandbox import Confinement, SandboxSpec
 from referee.seat.transcript import LineRecorder
 from referee.seat.transport import Meanwhile, Transport
 
-__all__ = ["BotProcess", "SEND_TIMEOUT_S"]
+__all__ = ["BotProcess", "SEND_TIMEOUT_S", "says_exited"]
 
 #: How long :meth:`BotProcess.send` waits for a bot whose input pipe is full
 #: (it stopped reading stdin) before faulting it with ``timeout``.
@@ -93,6 +94,14 @@ def _cpu_backstop(timeout_s: float) -> float:
     computing (sleeps, blocks) is still timed out. Generous, because the CPU clock is
     for loaded machines, where a bot may wait long for a core."""
     return 10 * timeout_s + 5.0
+
+
+_STATUS_WORDS = re.compile(r"\b(?:exited with code -?\d+|killed by signal \d+)\b")
+
+
+def says_exited(detail: str) -> bool:
+    """Whether a fault's detail (written by this module) says the bot's process had ended."""
+    return _STATUS_WORDS.search(detail) is not None
 
 
 def _describe_status(returncode: int) -> str:

@@ -25,6 +25,7 @@ class Hint(enum.Enum):
     """A likely cause of a fault; the value is the sentence shown to the author."""
 
     FLUSH = "did the bot flush stdout after writing? Many languages buffer a pipe"
+    EXITED = "the bot exited before it answered: its stderr says why (a wrong path, a missing module, an exception?)"
     STDOUT_IS_FOR_ANSWERS = "log to stderr; stdout is for answers"
     CARD_CASE = 'cards are rank then suit in upper case, e.g. "7C"'
     TEN_IS_T = 'ten is T: "TH", not "10H"'
@@ -52,15 +53,16 @@ def _answer_strings(obj: dict[str, Any]) -> list[str]:
     return out
 
 
-def hint_for(kind: FaultKind, request_type: str | None, answer: str | None) -> Hint | None:
+def hint_for(kind: FaultKind, request_type: str | None, answer: str | None, exited: bool = False) -> Hint | None:
     """The likely cause of a fault, or None when none of the classic mistakes fits.
 
     ``request_type`` is the type of the request the fault concerns (``"hello"``,
-    ``"play"``, ...; None if unknown) and ``answer`` the bot's answer line as it
-    arrived (None if none came).
+    ``"play"``, ...; None if unknown), ``answer`` the bot's answer line as it
+    arrived (None if none came) and ``exited`` whether the bot's process had
+    ended (then it did not forget to flush: it never got that far).
     """
     if request_type == "hello" and answer is None and kind in (FaultKind.STARTUP, FaultKind.TIMEOUT):
-        return Hint.FLUSH
+        return Hint.EXITED if exited else Hint.FLUSH
     if kind is FaultKind.UNEXPECTED:
         return Hint.STDOUT_IS_FOR_ANSWERS  # nearly always a debug print, or an answer to an event
     if answer is None or kind is not FaultKind.MALFORMED:

@@ -531,13 +531,15 @@ def standings_from_folder(folder: ResultsFolder, *, title: str | None = None,
         owns = fmt.owns
         title = title or standings_title(config)
     builder = StandingsBuilder(names, title=title or folder.path.name, expected=expected)
-    for record in folder.iter_records(ReadReport(), warn=warn, owns=owns):
+    read = ReadReport()
+    for record in folder.iter_records(read, warn=warn, owns=owns):
         if builder.add(record) and fmt is not None:
             done[record["match"]] = Played.from_record(record)
     if warn is not None:
         for warning in builder.warnings:
             warn(f"warning: {warning}")
     report = builder.report()
+    report.refused = len(read.refused)
     if fmt is not None:
         report.sections = fmt.standings_sections(done)
     return report

@@ -156,6 +156,8 @@ class StandingsReport:
     index: Mapping[str, int] = dataclasses.field(default_factory=dict)  # bot -> its index in ``pool``
     #: What the tournament's format adds at the end (:meth:`TournamentFormat.standings_sections`).
     sections: list[ReportSection] = dataclasses.field(default_factory=list)
+    #: Records left out because they failed their check or were not scheduled (see the warnings).
+    refused: int = 0
 
     def to_dict(self) -> dict[str, Any]:
         out = {"title": self.title, "matches": self.matches, "expected": self.expected, "bots": self.bots,

@@ -33,3 +33,22 @@ def test_hint_for(kind, request_type, answer, hint):
 def test_every_hint_reads_as_a_sentence():
     for hint in Hint:
         assert hint.text and hint.text == hint.value and not hint.text.endswith(".")
+
+
+def test_a_bot_that_exited_before_hello_is_not_told_to_flush(tmp_path) -> None:
+    """A bot that died at start-up (a wrong path, an exception) never got to write: the hint
+    sends the author to its stderr instead; the referee's own wording is what says it exited."""
+    import sys
+
+    from referee.seat.botprocess import BotProcess, says_exited
+    from referee.seat.faults import BotFault
+
+    bot = BotProcess([sys.executable, "-c", "import sys; sys.exit(3)"], name="dies")
+    with bot:
+        bot.start()
+        with pytest.raises(BotFault) as info:
+            bot.request('{"type": "hello", "id": 0}', 5.0)
+    assert says_exited(info.value.detail), info.value.detail
+    assert hint_for(FaultKind.STARTUP, "hello", None, exited=True) is Hint.EXITED
+    assert hint_for(FaultKind.TIMEOUT, "hello", None, exited=False) is Hint.FLUSH
+    assert not says_exited("hello: no answer within 10000 ms")
