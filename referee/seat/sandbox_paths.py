@@ -92,6 +92,7 @@ def bot_paths(argv: Sequence[str], cwd: str, env: Mapping[str, str], extra_ro: S
     """
     ro: list[str] = []
     dev: list[str] = []
+    home = os.path.realpath(os.path.expanduser("~"))
 
     def add_named(word: str) -> None:
         if not word or word.startswith("-") and "=" not in word:
@@ -106,7 +107,9 @@ def bot_paths(argv: Sequence[str], cwd: str, env: Mapping[str, str], extra_ro: S
         elif os.path.isdir(path):
             ro.append(path)
         else:
-            ro.append(os.path.dirname(path))
+            folder = os.path.dirname(path)
+            # A script straight in /tmp or the home folder: that file alone, not the whole folder.
+            ro.append(folder if folder.count("/") > 1 and folder != home else path)
 
     words = list(argv[1:])
     for word in argv[1:]:
@@ -142,7 +145,6 @@ def bot_paths(argv: Sequence[str], cwd: str, env: Mapping[str, str], extra_ro: S
         if _char_device(path):  # a device needs a device bind (plain binds are nodev)
             dev.append(path)
     rw = [p for p in rw if p not in dev]
-    home = os.path.realpath(os.path.expanduser("~"))
     # Found automatically, a whole top-level folder or the home folder is far more than a
     # bot's own folder (`--log /tmp/x` must not bind all of /tmp): only extra_ro_paths give those.
     ro = [p for p in ro if p.count("/") > 1 and p != home]
