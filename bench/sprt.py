@@ -28,8 +28,9 @@ matches the SPRT played over matches of the fixed run (lower is better).
     python3 bench/sprt.py                       # partnership, 200 fixed matches, target 500, 32samples
     python3 bench/sprt.py --variant two-player --fixed 60 --out results/bench-sprt-2p   # the two-player run
 
-Re-running resumes both runs (``--fresh`` starts over). CPU-heavy: each strong-bot
-decision samples ``--budget`` deals.
+Re-running resumes both runs (``--fresh`` starts over); every figure comes from the
+stored records, so a re-run of a finished bench prints the same table. CPU-heavy: each
+strong-bot decision samples ``--budget`` deals.
 """
 
 from __future__ import annotations
@@ -40,7 +41,6 @@ import math
 import os
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 BENCH = Path(__file__).resolve().parent
@@ -87,37 +87,34 @@ bots:
 """
 
 
-def run(config: Path, fresh: bool) -> tuple[float, float]:
-    """``spades run CONFIG --quiet``; returns (wall seconds, CPU seconds of the referee).
-
-    The bots' CPU is not in the second figure: each seat runs in its own sandbox and control
-    group, whose CPU time never reaches this process's children's times."""
+def run(config: Path, fresh: bool) -> None:
+    """``spades run CONFIG --quiet`` (it resumes a run already begun, and plays nothing more in a finished one)."""
     argv = [sys.executable, "-m", "referee.cli", "run", str(config), "--quiet"] + (["--fresh"] if fresh else [])
     env = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
-    before = os.times()
-    t0 = time.monotonic()
     proc = subprocess.run(argv, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     if proc.returncode != 0:
         sys.exit(f"error: `{' '.join(argv)}` failed ({proc.returncode}):\n{proc.stderr}")
-    after = os.times()
-    return time.monotonic() - t0, (after.children_user - before.children_user
-                                   + after.children_system - before.children_system)
 
 
-def pentanomial(folder: Path) -> tuple[Pentanomial, int, float]:
-    """Strong's pair outcomes from ``matches.jsonl`` (twins share a seed), the match count, and the
-    seconds the bots spent on turn (decisions x mean decision time, from the records' stats)."""
+def pentanomial(folder: Path) -> tuple[Pentanomial, int, float, float]:
+    """Strong's pair outcomes from ``matches.jsonl`` (twins share a seed), the match count, the
+    matches' wall seconds, and the seconds the bots spent on turn (decisions x mean decision
+    time, from the records' stats). From the records, so a resumed or re-printed run shows
+    what its matches took. The bots' CPU time is not in any record (each seat's is counted in
+    its own control group); with the fair clock a bot is frozen off turn, so its time on turn
+    is its CPU time plus whatever it waited for a core on a loaded machine."""
     legs: dict[int, list[float]] = {}
     matches = 0
-    on_turn = 0.0
+    wall = on_turn = 0.0
     for line in (folder / "matches.jsonl").read_text().splitlines():
         rec = json.loads(line)
         matches += 1
+        wall += rec["seconds"]
         on_turn += sum(st["decisions"] * st["mean_ms"] / 1000 for st in rec["stats"] if st.get("decisions"))
         side = rec["bots"].index("strong")
         points = 0.5 if rec["winner"] is None else float(rec["winner"] == side)
         legs.setdefault(rec["seed"], []).append(points)
-    return Pentanomial.from_legs((p[0], p[1]) for p in legs.values() if len(p) == 2), matches, on_turn
+    return Pentanomial.from_legs((p[0], p[1]) for p in legs.values() if len(p) == 2), matches, wall, on_turn
 
 
 def main() -> None:
@@ -148,9 +145,8 @@ def main() -> None:
     for key, fmt_lines in runs.items():
         config = args.out / f"{key}.yaml"
         config.write_text(config_text(f"bench-sprt-{key}", fmt_lines, args, args.out / key))
-        wall, cpu = run(config, args.fresh)
-        counts, matches, on_turn = pentanomial(args.out / key)
-        figures[key] = (counts, matches, wall, cpu, on_turn)
+        run(config, args.fresh)
+        figures[key] = pentanomial(args.out / key)
 
     sprt_json = subprocess.run([sys.executable, "-m", "referee.cli", "standings", str(args.out / "sprt"), "--format",
                                 "json"], capture_output=True, text=True, check=True,
@@ -167,8 +163,8 @@ def main() -> None:
     print(f"{'':28}{'SPRT (0, ' + format(args.elo1, 'g') + ' nElo)':>28}{'fixed run':>24}")
     for label, value in (("matches", lambda f: str(f[1])), ("twin pairs (LL..WW)", lambda f: str(list(f[0].counts))),
                          ("strong's score", lambda f: f"{f[0].mean():.3f}" if f[0].pairs else "-"),
-                         ("wall s", lambda f: f"{f[2]:.0f}"), ("bots' time on turn s", lambda f: f"{f[4]:.0f}"),
-                         ("referee CPU s", lambda f: f"{f[3]:.0f}")):
+                         ("matches' wall s", lambda f: f"{f[2]:.0f}"),
+                         ("bots' time on turn s", lambda f: f"{f[3]:.0f}")):
         print(f"{label:28}{value(figures['sprt']):>28}{value(figures['fixed']):>24}")
     elo_lo, elo_hi = (fixed_counts.elo_interval(Z95) or (-math.inf, math.inf))
     print(f"{'conclusion':28}{sprt_says + ' (' + verdict + ')':>28}{fixed_says:>24}")
