@@ -28,11 +28,11 @@ import collections
 import dataclasses
 import enum
 import math
-from typing import Any, Callable, Iterable, Mapping
+from typing import Any, Callable, Iterable, Mapping, Protocol
 
 from referee.tournament.pentanomial import Pentanomial
 
-__all__ = ["Estimate", "Kind", "Pairing", "Pool", "informative", "twin_estimate", "wilson", "Z95", "Z95_ONE_SIDED"]
+__all__ = ["Estimate", "Kind", "Pairing", "Pool", "RatingFit", "informative", "twin_estimate", "wilson", "Z95", "Z95_ONE_SIDED"]
 
 Z95 = 1.959963984540054
 _K = math.log(10) / 400  # d(logit p) / d(rating difference)
@@ -190,6 +190,20 @@ def _phi(x: float) -> float:
 def _log_p(d: float) -> float:
     """log of the expected score at a rating difference ``d``, stable for large ``|d|``."""
     return -_softplus(-_K * d)
+
+
+class RatingFit(Protocol):
+    """What the standings ask of a rating fit: :class:`Pool`, or the team-sum fit of mixed partnerships
+    (:class:`referee.tournament.team_ratings.TeamFit`). Bots are indices."""
+
+    def rating(self, i: int) -> Estimate:
+        """Bot ``i``'s rating with its 95% interval (or a bound, or nothing)."""
+
+    def difference(self, i: int, j: int) -> Estimate:
+        """The rating of ``i`` minus that of ``j``, with its 95% interval."""
+
+    def los(self, i: int, j: int) -> float | None:
+        """The probability that ``i`` is stronger than ``j`` (None where the data cannot say)."""
 
 
 class Pool:

@@ -530,7 +530,8 @@ def standings_from_folder(folder: ResultsFolder, *, title: str | None = None,
         expected = fmt.expected_total()
         owns = fmt.owns
         title = title or standings_title(config)
-    builder = StandingsBuilder(names, title=title or folder.path.name, expected=expected)
+    builder = StandingsBuilder(names, title=title or folder.path.name, expected=expected,
+                               mixed=fmt is not None and fmt.mixed_teams())
     read = ReadReport()
     for record in folder.iter_records(read, warn=warn, owns=owns):
         if builder.add(record) and fmt is not None:

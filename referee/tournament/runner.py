@@ -204,7 +204,7 @@ class Tournament:
                           "from an interrupted run; kept in matches.jsonl.torn). Its match is played again.")
         total = self.format.expected_total()
         builder = StandingsBuilder([b.name for b in self.config.bots], title=standings_title(self.config),
-                                   expected=total)
+                                   expected=total, mixed=self.format.mixed_teams())
         done: dict[str, Played] = {}
         # A refused record (forged, changed, not scheduled) is said here and
         # its match played again; the final read says it no second time.

@@ -9,7 +9,10 @@ table, Markdown, CSV or JSON.
 Who is a "bot" here: the entry of a side. In a tournament each side is one
 bot (in a partnership playing both seats as two processes); a record where a
 side's two seats hold different programs (``spades match`` with four bots)
-counts for the team ``"a/b"``.
+counts for the team ``"a/b"``. In a mixed-partnership tournament (``partners:
+rotate``, ``mixed=True``) a side's two bots are rated on their own instead: each
+counts its team's results, nil bids, faults and decision times are its own seat's,
+and the ratings come from the team-sum fit of :mod:`referee.tournament.team_ratings`.
 
 Definitions (also printed under the tables; docs/tournaments.md has them in full):
 
@@ -58,8 +61,9 @@ from referee.game.rules import RuleError, Rules, Variant
 from referee.game.scoring import score_hand, side_seats
 from referee.seat.faults import FaultKind
 from referee.tournament.pentanomial import Pentanomial
-from referee.tournament.ratings import Z95, Estimate, Kind, Pairing, Pool, informative, twin_estimate, wilson
+from referee.tournament.ratings import Z95, Estimate, Kind, Pairing, Pool, RatingFit, informative, twin_estimate, wilson
 from referee.tournament.sections import ReportSection
+from referee.tournament.team_ratings import TeamFit, TeamPairing
 
 __all__ = ["StandingsBuilder", "StandingsReport", "BotStats", "FORMATS", "render", "render_comparison", "tables",
            "notes", "elo_text"]
@@ -152,12 +156,14 @@ class StandingsReport:
     crosstable: dict[str, dict[str, list[int]]]  # row bot -> column bot -> [W, L, D]
     twins: list[dict[str, Any]]  # per pairing, only with duplicate twins
     warnings: list[str]
-    pool: Pool | None = None  # the fit behind the ratings, for comparisons
+    pool: RatingFit | None = None  # the fit behind the ratings, for comparisons
     index: Mapping[str, int] = dataclasses.field(default_factory=dict)  # bot -> its index in ``pool``
     #: What the tournament's format adds at the end (:meth:`TournamentFormat.standings_sections`).
     sections: list[ReportSection] = dataclasses.field(default_factory=list)
     #: Records left out because they failed their check or were not scheduled (see the warnings).
     refused: int = 0
+    #: Mixed partnerships: bots rated from their teams' results (the team-sum fit).
+    mixed: bool = False
 
     def to_dict(self) -> dict[str, Any]:
         out = {"title": self.title, "matches": self.matches, "expected": self.expected, "bots": self.bots,
@@ -186,14 +192,19 @@ class StandingsBuilder:
     """Accumulates records into per-bot counters (constant memory per record)."""
 
     def __init__(self, names: Sequence[str] = (), *, title: str = "Standings", expected: int | None = None,
-                 prior: float = 0.0):
+                 prior: float = 0.0, mixed: bool = False):
         """``names``: the bots in config order (bots without a record yet still
         get a row). ``expected``: how many matches the tournament has.
         ``prior``: virtual draws per pairing in the Elo fit (none by default: see
-        docs/tournaments.md for why)."""
-        self.title, self.expected, self.prior = title, expected, prior
+        docs/tournaments.md for why). ``mixed``: a side's two seats hold two
+        bots, each rated on its own from its teams' results (``partners: rotate``)."""
+        self.title, self.expected, self.prior, self.mixed = title, expected, prior, mixed
         self.bots: dict[str, BotStats] = {n: BotStats(n) for n in names}
+        # Between entries (bots; with ``mixed``, individuals who met as opponents).
         self.pairs: dict[tuple[str, str], _PairStats] = {}
+        # With ``mixed``: between teams, by team key, for the fit; and each key's members.
+        self.team_pairs: dict[tuple[str, str], _PairStats] = {}
+        self._members: dict[str, tuple[str, ...]] = {}
         self.matches = 0
         self.warnings: list[str] = []
         self._legs: dict[tuple[int, frozenset[str]], _Leg] = {}
@@ -207,13 +218,29 @@ class StandingsBuilder:
             stats = self.bots[name] = BotStats(name)
         return stats
 
-    def _pair(self, a: str, b: str) -> tuple[_PairStats, bool]:
-        """The pairing's stats and whether ``a`` is its first bot."""
-        key = (a, b) if (a, b) in self.pairs or (b, a) not in self.pairs else (b, a)
-        stats = self.pairs.get(key)
+    def _pair(self, a: str, b: str, table: dict[tuple[str, str], _PairStats] | None = None
+              ) -> tuple[_PairStats, bool]:
+        """The pairing's stats (in ``table``, by default the bots') and whether ``a`` is its first entry."""
+        table = self.pairs if table is None else table
+        key = (a, b) if (a, b) in table or (b, a) not in table else (b, a)
+        stats = table.get(key)
         if stats is None:
-            stats = self.pairs[key] = _PairStats(*key)
+            stats = table[key] = _PairStats(*key)
         return stats, key[0] == a
+
+    def _group(self, entry: str) -> list[BotStats]:
+        """The bots whose counters an entry's results go to: itself, or with ``mixed`` its team's members."""
+        return [self._bot(name) for name in self._members.get(entry, (entry,))]
+
+    def _count(self, pair: _PairStats, a_first: bool, winner: int | None) -> None:
+        """One match of a pairing, ``winner`` a side of it (0: the entry ``a_first`` says)."""
+        pair.games += 1
+        if winner is None:
+            pair.draws += 1
+        elif winner == (0 if a_first else 1):
+            pair.wins += 1
+        else:
+            pair.losses += 1
 
     def add(self, record: Mapping[str, Any]) -> bool:
         """Count one match record; False (and a warning) if it cannot be used."""
@@ -232,54 +259,76 @@ class StandingsBuilder:
         bots = [str(b) for b in rec["bots"]]
         if len(bots) != variant.seats:
             raise ValueError(f"{variant.value} has {variant.seats} seats, the record names {len(bots)} bots")
-        entries = [_entry(bots, variant, side) for side in (0, 1)]
-        if entries[0] == entries[1]:
-            raise ValueError(f"both sides are {entries[0]!r} (a bot against itself)")
+        if self.mixed:
+            members = [_members(bots, variant, side) for side in (0, 1)]
+            twice = sorted(set(members[0]) & set(members[1]))
+            if twice:
+                raise ValueError(f"{twice[0]!r} plays on both sides")
+            entries = [" + ".join(sorted(m)) for m in members]  # a team, whichever seat each partner took
+        else:
+            entries = [_entry(bots, variant, side) for side in (0, 1)]
+            members = [[e] for e in entries]
+            if entries[0] == entries[1]:
+                raise ValueError(f"both sides are {entries[0]!r} (a bot against itself)")
         score = [int(rec["score"][0]), int(rec["score"][1])]
         winner = rec["winner"]
         if winner not in (0, 1, None):
             raise ValueError(f"winner must be 0, 1 or null, got: {winner!r}")
         rules = self._rules(rec.get("rules"))
-        hand_deltas, hand_points = _hand_deltas(variant, rules, len(bots), rec.get("hands") or [])
-        faults = [(variant.side_of(int(f["seat"])), str(f["kind"])) for f in rec.get("faults") or []]
+        hand_deltas, seat_deltas, hand_points = _hand_deltas(variant, rules, len(bots), rec.get("hands") or [])
+
+        def seat_entry(seat: int) -> str:
+            # Whose own counters a seat's figures go to: its bot with ``mixed``, else its side's entry.
+            return bots[seat] if self.mixed else entries[variant.side_of(seat)]
+
+        faults = [(seat_entry(int(f["seat"])), str(f["kind"])) for f in rec.get("faults") or []]
         timing = []
         for seat, st in enumerate((rec.get("stats") or [])[:len(bots)]):
             count = st.get("decisions") if isinstance(st, Mapping) else None
             if count:  # None: no clock (a human seat)
-                timing.append((variant.side_of(seat), int(count), float(st["mean_ms"]), float(st["max_ms"])))
+                timing.append((seat_entry(seat), int(count), float(st["mean_ms"]), float(st["max_ms"])))
+        nils = [(seat_entry(seat), delta) for seat, delta in seat_deltas]
 
         self.matches += 1
-        sides = [self._bot(e) for e in entries]
-        for side, bot in enumerate(sides):
-            bot.matches += 1
-            bot.points_for += score[side]
-            bot.points_against += score[1 - side]
-            if winner is None:
-                bot.draws += 1
-            elif winner == side:
-                bot.wins += 1
-            else:
-                bot.losses += 1
-        pair, a_first = self._pair(entries[0], entries[1])
-        pair.games += 1
-        if winner is None:
-            pair.draws += 1
-        elif winner == (0 if a_first else 1):
-            pair.wins += 1
-        else:
-            pair.losses += 1
+        if self.mixed:
+            for entry, names in zip(entries, members):
+                self._members[entry] = tuple(sorted(names))
+        teams = [self._group(e) for e in entries]
+        for side, team in enumerate(teams):
+            for bot in team:
+                bot.matches += 1
+                bot.points_for += score[side]
+                bot.points_against += score[1 - side]
+                if winner is None:
+                    bot.draws += 1
+                elif winner == side:
+                    bot.wins += 1
+                else:
+                    bot.losses += 1
+        if self.mixed:
+            self._count(*self._pair(entries[0], entries[1], self.team_pairs), winner)
+        # Head to head: between the entries, or with ``mixed`` between every two bots who were opponents.
+        for a in members[0]:
+            for b in members[1]:
+                self._count(*self._pair(a, b), winner)
         for _, points in hand_points:
-            for side, bot in enumerate(sides):
-                bot.hand_points[points[side]] += 1
+            for side, team in enumerate(teams):
+                for bot in team:
+                    bot.hand_points[points[side]] += 1
         for side, delta in hand_deltas:
-            bot, other = sides[side], sides[1 - side]
+            for bot in teams[side]:
+                for key, value in delta.items():
+                    setattr(bot, key, getattr(bot, key) + value)
+            for other in teams[1 - side]:
+                other.sets_inflicted += delta.get("sets_suffered", 0)
+        for name, delta in nils:
+            bot = self._bot(name)
             for key, value in delta.items():
                 setattr(bot, key, getattr(bot, key) + value)
-            other.sets_inflicted += delta.get("sets_suffered", 0)
-        for side, kind in faults:
-            sides[side].faults[kind] += 1
-        for side, count, mean_ms, max_ms in timing:
-            bot = sides[side]
+        for name, kind in faults:
+            self._bot(name).faults[kind] += 1
+        for name, count, mean_ms, max_ms in timing:
+            bot = self._bot(name)
             bot.decisions += count
             bot.decision_ms_total += mean_ms * count
             bot.decision_ms_max = max(bot.decision_ms_max, max_ms)
@@ -314,34 +363,35 @@ class StandingsBuilder:
         # The same deals in both legs: only hands both legs played compare like with like.
         common = sorted(set(first.hands) & set(leg.hands))
         margin_a = sum(first.hands[h] - leg.hands[h] for h in common)
-        bot_a, bot_b = self._bot(a), self._bot(b)
-        pair, a_first = self._pair(a, b)
+        # The bots (with ``mixed``, each member of the two teams) and the pairing (of the teams) it counts for.
+        group_a, group_b = self._group(a), self._group(b)
+        pair, a_first = self._pair(a, b, self.team_pairs if self.mixed else None)
         pair.twin_pairs += 1
         legs_a = (first.points0, 1.0 - leg.points0)
-        bot_a.twins = bot_a.twins.add(*legs_a)
-        bot_b.twins = bot_b.twins.add(1.0 - legs_a[0], 1.0 - legs_a[1])
-        pair.twins_a = pair.twins_a.add(*legs_a) if a_first else pair.twins_a.add(1.0 - legs_a[0], 1.0 - legs_a[1])
-        for points in legs_a:
-            bot_a.twin_legs[points] += 1
-            bot_b.twin_legs[1.0 - points] += 1
-        for bot in (bot_a, bot_b):
-            bot.twin_hands += len(common)
+        legs_b = (1.0 - legs_a[0], 1.0 - legs_a[1])
+        pair.twins_a = pair.twins_a.add(*legs_a) if a_first else pair.twins_a.add(*legs_b)
         pair.twin_hands += len(common)
+        sides = ((group_a, legs_a, margin_a, points_a), (group_b, legs_b, -margin_a, 2.0 - points_a))
+        for group, legs, margin, points in sides:
+            for bot in group:
+                bot.twins = bot.twins.add(*legs)
+                for leg_points in legs:
+                    bot.twin_legs[leg_points] += 1
+                bot.twin_hands += len(common)
+                bot.twin_margin += margin
+                if points == 1.0:
+                    bot.twin_split += 1
+                elif points > 1.0:
+                    bot.twin_won += 1
+                else:
+                    bot.twin_lost += 1
         if points_a == 1.0:
-            bot_a.twin_split += 1
-            bot_b.twin_split += 1
             pair.twin_split += 1
+        # The pair's "A" is its first-named entry, which is ``a`` when ``a_first``.
+        elif (points_a > 1.0) == a_first:
+            pair.twin_a += 1
         else:
-            winner, loser = (bot_a, bot_b) if points_a > 1.0 else (bot_b, bot_a)
-            winner.twin_won += 1
-            loser.twin_lost += 1
-            # The pair's "A" is its first-named bot, which is ``a`` when ``a_first``.
-            if (points_a > 1.0) == a_first:
-                pair.twin_a += 1
-            else:
-                pair.twin_b += 1
-        bot_a.twin_margin += margin_a
-        bot_b.twin_margin -= margin_a
+            pair.twin_b += 1
         pair.twin_margin_a += margin_a if a_first else -margin_a
 
     # ------------------------------------------------------------ queries
@@ -354,9 +404,15 @@ class StandingsBuilder:
         best = max(played, key=lambda b: (b.score / b.matches, b.matches))
         return best.name, best
 
-    def pool(self) -> Pool:
-        """The rating fit of every result so far (bots indexed in the order of ``self.bots``)."""
+    def pool(self) -> RatingFit:
+        """The rating fit of every result so far (bots indexed in the order of ``self.bots``): with
+        ``mixed`` the team-sum fit of the teams' results, else the pairwise fit."""
         index = {n: i for i, n in enumerate(self.bots)}
+        if self.mixed:
+            def team(key: str) -> tuple[int, ...]:
+                return tuple(index[name] for name in self._members[key])
+            return TeamFit(len(index), [TeamPairing(team(p.a), team(p.b), p.games, p.wins + p.draws / 2, p.twins_a)
+                                        for p in self.team_pairs.values() if p.games])
         return Pool(len(index), [Pairing(index[p.a], index[p.b], p.games, p.wins + p.draws / 2, p.twins_a)
                                  for p in self.pairs.values() if p.games], prior=self.prior)
 
@@ -435,7 +491,7 @@ class StandingsBuilder:
                           "a_elo": twin_estimate(pent).to_dict(), "hands": p.twin_hands,
                           "a_margin_per_hand": _ratio(margin, p.twin_hands)})
         return StandingsReport(self.title, self.matches, self.expected, rows, cross, twins, list(self.warnings),
-                               pool, index)
+                               pool, index, mixed=self.mixed)
 
 
 def _same(x: float, y: float) -> bool:
@@ -516,10 +572,12 @@ def _median(values: collections.Counter[int]) -> float | None:
 
 
 def _hand_deltas(variant: Variant, rules: Rules, nseats: int, hands: Iterable[Mapping[str, Any]]
-                 ) -> tuple[list[tuple[int, dict[str, int]]], list[tuple[int, tuple[int, int]]]]:
-    """Per side and hand, the counters a hand adds (re-scored with the match's rules),
-    and per scored hand its number and the two sides' points."""
+                 ) -> tuple[list[tuple[int, dict[str, int]]], list[tuple[int, dict[str, int]]],
+                            list[tuple[int, tuple[int, int]]]]:
+    """Per side and hand, the counters a hand adds (re-scored with the match's rules); per seat
+    and hand, its nil and blind nil counters; and per scored hand its number and the two sides' points."""
     out: list[tuple[int, dict[str, int]]] = []
+    nils: list[tuple[int, dict[str, int]]] = []
     points: list[tuple[int, tuple[int, int]]] = []
     bags_before: Sequence[int] = (0, 0)
     for hand in hands:
@@ -542,19 +600,22 @@ def _hand_deltas(variant: Variant, rules: Rules, nseats: int, hands: Iterable[Ma
             for seat in side_seats(variant, side):
                 if bids[seat] == 0:
                     kind = "blind" if blind[seat] else "nil"
-                    delta[f"{kind}_tried"] = delta.get(f"{kind}_tried", 0) + 1
-                    if tricks[seat] == 0:
-                        delta[f"{kind}_made"] = delta.get(f"{kind}_made", 0) + 1
+                    nils.append((seat, {f"{kind}_tried": 1, f"{kind}_made": int(tricks[seat] == 0)}))
             out.append((side, delta))
-    return out, points
+    return out, nils, points
 
 
-def _entry(bots: Sequence[str], variant: Variant, side: int) -> str:
+def _members(bots: Sequence[str], variant: Variant, side: int) -> list[str]:
+    """The different bots of a side's seats, in seat order."""
     names: list[str] = []
     for seat in side_seats(variant, side):
         if bots[seat] not in names:
             names.append(str(bots[seat]))
-    return "/".join(names)
+    return names
+
+
+def _entry(bots: Sequence[str], variant: Variant, side: int) -> str:
+    return "/".join(_members(bots, variant, side))
 
 
 def _ratio(num: float, den: int) -> float | None:
@@ -577,6 +638,13 @@ _NOTES = (
     "Bids made: side contracts (sum of non-nil bids) made / played; a set is a contract not made. "
     "Nil and blind nil: made/tried. Bags/hand: overtricks plus failed-nil tricks. ms: decision time.",
 )
+_MIXED_NOTE = (
+    "Mixed partnerships: each bot's matches are its teams'; W-L-D, points, bids, sets and bags are its team's, "
+    "nil bids, faults and decision times its own seat's. Win %: (wins + draws/2) / matches, 95% from the spread "
+    "of its twin pairs. Elo: team-sum Bradley-Terry fit, P(team A wins) = 1 / (1 + 10^(-(sum of A's ratings - "
+    "sum of B's) / 400)), maximum likelihood with a weak prior (sd 400), mean 0; 95% interval with each twin pair "
+    "one unit. LOS: probability of being stronger than the next bot down. Head to head: the row bot's team "
+    "against a team with the column bot in it. Teams: the partner tables at the end.")
 _TWIN_NOTE = ("Twin pairs: two matches on the same deals with seats swapped; a bot wins the pair with more than "
               "1 of its 2 match points (a win is 1, a draw 1/2), a split is 1 each. Pentanomial: pairs lost both, "
               "drew one lost one, level, won one drew one, won both. Score and Elo: mean pair score, 95% from the "
@@ -622,8 +690,13 @@ def _wld(w: int, l: int, d: int) -> str:
     return f"{w}-{l}-{d}"
 
 
+def _has_twins(report: StandingsReport) -> bool:
+    """Whether any twin pair was played (with mixed partnerships they are between teams, not in ``twins``)."""
+    return bool(report.twins) or any(sum(r["twin_pairs"]["pentanomial"]) for r in report.bots)
+
+
 def _main_table(report: StandingsReport) -> tuple[list[str], list[list[str]]]:
-    twins = bool(report.twins)
+    twins = _has_twins(report)
     head = ["#", "Bot", "Matches", "W-L-D", "Win %", "95% CI", "For", "Against", "Elo", "Elo 95% CI", "LOS"]
     if twins:
         head.append("Twins W-L-S")
@@ -719,7 +792,8 @@ def tables(report: StandingsReport) -> list[tuple[str, tuple[list[str], list[lis
 
 def notes(report: StandingsReport) -> list[str]:
     """The notes printed under the tables."""
-    return list(_NOTES) + ([_TWIN_NOTE] if report.twins else [])
+    first = [_MIXED_NOTE, _NOTES[1]] if report.mixed else list(_NOTES)
+    return first + ([_TWIN_NOTE] if _has_twins(report) else [])
 
 
 def render(report: StandingsReport, fmt: str = "table") -> str:
@@ -778,6 +852,9 @@ def render_comparison(report: StandingsReport, a: str, b: str, fmt: str = "table
     out.extend(_tables([(f"{report.title}: {report.matches} matches", (head, rows))], fmt))
     note = ("Difference of the two ratings of the standings (same fit, all results), 95% profile-likelihood interval "
             "(scaled for twin pairs); '> x': a one-sided 95% bound. LOS: probability that the first is stronger.")
+    if report.mixed:
+        note = ("Difference of the two individual ratings of the standings (the team-sum fit of every team result), "
+                "95% interval with each twin pair one unit. LOS: probability that the first is stronger.")
     out.append(("- " + note) if fmt == "markdown" else note)
     return "\n".join(out) + "\n"
 

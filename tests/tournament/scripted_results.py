@@ -3,7 +3,7 @@
 A format only decides which matches come next, so its tests need results, not
 games: :class:`StrengthExecutor` answers each submitted match with a record
 whose winner is drawn from the two sides' strengths (``P(side 0 wins) =
-s0 / (s0 + s1)``), by a generator seeded from the match's id and seed, so the
+s0 / (s0 + s1)``, a side's strength the sum over its seats), by a generator seeded from the match's id and seed, so the
 same match always gets the same result (a resumed run replays nothing
 differently). Scores are drawn too, so margins differ from match to match.
 :class:`SkillExecutor` plays real matches instead, in-process, between
@@ -45,9 +45,10 @@ class StrengthExecutor(Executor):
 
     def record(self, spec: MatchSpec) -> dict[str, object]:
         bots = [s.name for s in spec.seats]
-        sides = bots[:2]
         rng = random.Random(f"{self.salt}/{spec.match_id}/{spec.seed}")
-        s0, s1 = (self.strength[name] for name in sides)
+        # A side's strength is the sum over its seats (a mixed partnership's team: both partners count;
+        # one bot in both seats has its strength doubled on both sides alike, which changes nothing).
+        s0, s1 = (sum(self.strength[name] for name in bots[side::2]) for side in (0, 1))
         if rng.random() < self.draw:
             winner, score = None, [300, 300]
         else:

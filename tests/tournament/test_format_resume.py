@@ -1,13 +1,17 @@
-"""Adaptive formats stopped by SIGINT or SIGKILL resume with real processes and play nothing twice."""
+"""Adaptive formats (SPRT, Swiss, knockout, mixed partnerships) stopped by SIGINT or SIGKILL resume with real
+processes and play nothing twice."""
 
 from __future__ import annotations
 
 import json
 import os
+import shutil
 import signal
 import subprocess
 import sys
+import uuid
 from pathlib import Path
+from typing import Any
 
 import pytest
 from test_resume import SLOW_BOT, describe, line_count, marked_processes, slow_tournament, wait_until  # noqa: F401 (a fixture)
@@ -98,3 +102,63 @@ def test_an_sprt_killed_by_sigkill_resumes_to_the_same_verdict(sprt_tournament: 
     assert isinstance(again, subprocess.CompletedProcess) and again.returncode == 0, again.stderr
     decided = [line for line in stdout.splitlines() if line.startswith("decided after")]
     assert decided and decided == [line for line in again.stdout.splitlines() if line.startswith("decided after")]
+
+
+# ---------------------------------------------------------------- Swiss, knockout, mixed partnerships
+
+#: Each round-by-round format (and partners: rotate): variant, bots, its config lines.
+ADAPTIVE = {
+    "swiss": ("two-player", 5, "format: swiss\nrounds: 2\n"),  # 8 matches, a bye each round
+    "knockout": ("two-player", 4, "format: knockout\n"),  # two semi-finals and a final
+    "rotate": ("partnership", 4, "partners: rotate\nmatches_per_pairing: 2\n"),  # 3 seatings, 6 matches
+}
+
+
+def adaptive_tournament(folder: Path, marker: str, kind: str) -> Path:
+    variant, n, lines = ADAPTIVE[kind]
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "slow_bot.py").write_text(SLOW_BOT)
+    bots = "".join(f"  - {{name: b{i}, command: [{PY}, slow_bot.py, {marker}]}}\n" for i in range(n))
+    cfg = folder / "t.yaml"
+    cfg.write_text(f"variant: {variant}\n{lines}concurrency: 2\nrules: {{target: 150, max_hands: 2}}\noutput: out\n"
+                   f"bots:\n{bots}")
+    return cfg
+
+
+def outcomes(folder: Path) -> dict[str, tuple[Any, ...]]:
+    """Each stored match: its seats, score and winner (what the next pairings depend on)."""
+    out = {}
+    for line in (folder / "out" / "matches.jsonl").read_text().splitlines():
+        rec = json.loads(line)
+        assert rec["match"] not in out, f"{rec['match']} stored twice"
+        out[rec["match"]] = (tuple(rec["bots"]), tuple(rec["score"]), rec["winner"])
+    return out
+
+
+@pytest.mark.parametrize("kind", sorted(ADAPTIVE))
+def test_a_round_by_round_format_stopped_by_ctrl_c_then_killed_resumes_to_the_uninterrupted_result(
+        kind: str, tmp_path: Path) -> None:
+    """Ctrl-C, then SIGKILL of the resumed run, then a last resume: the same matches with the same results
+    as one run never interrupted (the bots are deterministic; both folders share a secret, so the deals)."""
+    marker = f"spades-test-marker-{uuid.uuid4().hex}"
+    cfg = adaptive_tournament(tmp_path, marker, kind)
+    assert interrupt(cfg, tmp_path, signal.SIGINT, after=1) == 130, (tmp_path / "stderr.txt").read_text()
+    assert marked_processes(marker) == []
+    interrupt(cfg, tmp_path, signal.SIGKILL, after=line_count(tmp_path / "out" / "matches.jsonl") + 1)
+    assert wait_until(lambda: not marked_processes(marker), 30), describe(marked_processes(marker))
+    done = run(cfg, tmp_path, wait=True)
+    assert isinstance(done, subprocess.CompletedProcess) and done.returncode == 0, done.stderr
+    assert "Resuming" in done.stderr
+    got = outcomes(tmp_path)
+    fmt = format_for(load_config(cfg))
+    finished = {match_id: Played(match_id, bots, score, winner) for match_id, (bots, score, winner) in got.items()}
+    assert fmt.next_matches(finished) == [] and all(fmt.owns(m) for m in got)
+    clean = tmp_path / "clean"
+    again_cfg = adaptive_tournament(clean, marker, kind)
+    (clean / "out").mkdir()
+    shutil.copy(tmp_path / "out" / "secret", clean / "out" / "secret")
+    again = run(again_cfg, clean, wait=True)
+    assert isinstance(again, subprocess.CompletedProcess) and again.returncode == 0, again.stderr
+    assert outcomes(clean) == got
+    heading = {"swiss": "Swiss standings", "knockout": "Knockout bracket", "rotate": "Best partner"}[kind]
+    assert heading in done.stdout

@@ -12,7 +12,7 @@ from scripted_results import StrengthExecutor
 from referee.tournament.config import ConfigError, load_config, parse_config
 from referee.tournament.formats import Played, format_for
 from referee.tournament.formats.knockout import SEEDING_FILE, Knockout, bracket_order
-from referee.tournament.results import ResultsFolder
+from referee.tournament.results import ResultsFolder, standings_from_folder
 from referee.tournament.runner import Tournament
 
 
@@ -119,6 +119,21 @@ def test_seeds_from_a_previous_tournament_s_ratings_are_kept(tmp_path: Path) -> 
     assert frozen.identity() == config.identity()
     again = Tournament(frozen, executor=StrengthExecutor(strength)).run()
     assert (again.already, again.played) == (6, 0)
+
+
+def test_seeds_from_a_mixed_partnership_league_rate_the_bots_themselves(tmp_path: Path) -> None:
+    """A partners: rotate league has no bot-against-bot results, only teams': the seeds are the
+    individual ratings of its standings (the team-sum fit), not its team entries."""
+    text = ko_config(tmp_path, 5, "matches_per_pairing: 8\npartners: rotate\n", out="league", fmt="round-robin")
+    league = parse_config(text.replace("variant: two-player", "variant: partnership"), check_commands=False)
+    strength = {f"b{i}": 4.0 ** i for i in range(5)}  # b4 strongest
+    Tournament(league, executor=StrengthExecutor(strength)).run()
+    ranked = [row["bot"] for row in standings_from_folder(ResultsFolder(tmp_path / "league")).bots]
+    assert ranked[0] == "b4" and sorted(ranked) == [f"b{i}" for i in range(5)]
+    cfg = tmp_path / "ko.yaml"
+    cfg.write_text(ko_config(tmp_path, 5, "seeding: ratings\nfrom: league\n"))
+    fmt = format_for(load_config(cfg, check_commands=False))
+    assert isinstance(fmt, Knockout) and [f"b{i}" for i in fmt.seeds()] == ranked
 
 
 def test_config_errors(tmp_path: Path) -> None:

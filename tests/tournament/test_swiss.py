@@ -98,6 +98,62 @@ def test_repeats_only_when_unavoidable_and_then_as_few_as_possible() -> None:
     assert pair_round([0, 1, 2, 3], met, set())[0] == [(0, 2), (1, 3)]
 
 
+def test_score_groups_are_kept_where_rank_order_alone_would_break_them() -> None:
+    # Four bots on 2 points (ranks 0-3), two on 1; ranks 2 and 3 have met. Top-meets-next (0-1) would send
+    # 2 and 3 down to the 1-point bots (2-4, 3-5: two pairings across groups); 0-2, 1-3 keeps every group.
+    scores = {0: 2.0, 1: 2.0, 2: 2.0, 3: 2.0, 4: 1.0, 5: 1.0}
+    pairs, bye = pair_round(range(6), {2: {3}, 3: {2}}, set(), scores)
+    assert bye is None and pairs == [(0, 2), (1, 3), (4, 5)]
+    # With a one-point gap the only way out, the squared sum prefers two half gaps to one whole one.
+    scores = {0: 2.0, 1: 1.5, 2: 1.5, 3: 1.0}
+    assert pair_round(range(4), {1: {2}, 2: {1}}, set(), scores)[0] == [(0, 1), (2, 3)]
+
+
+def test_the_bye_goes_to_the_lowest_bot_that_leaves_a_round_without_repeats() -> None:
+    # Rank 0 has met 1, 2 and 3: a bye for rank 4 (the lowest) would force 0 into a repeat, so rank 3 sits out.
+    met = {0: {1, 2, 3}, 1: {0}, 2: {0}, 3: {0}}
+    assert pair_round(range(5), met, set()) == ([(0, 4), (1, 2)], 3)
+    # Every bot has had a bye: the lowest-ranked gets a second one.
+    assert pair_round(range(3), {}, {0, 1, 2}) == ([(0, 1)], 2)
+
+
+def test_a_round_a_depth_first_search_gave_up_on_is_paired_without_a_repeat() -> None:
+    """The pairing this replaced searched depth first for at most 20,000 steps. Here, rank 19 has met every
+    bot but rank 0: that search tried 0-1 first and then every pairing of ranks 2-18 before it could find 19
+    no partner, gave up at its cap and returned 0-1, 2-3, ..., 18-19 (a repeat). The matching finds 0-19."""
+    n = 20
+    met: dict[int, set[int]] = {i: {n - 1} for i in range(1, n - 1)}
+    met[n - 1] = set(range(1, n - 1))
+    pairs, bye = pair_round(range(n), met, set())
+    assert bye is None and pairs == [(0, 19)] + [(i, i + 1) for i in range(1, 18, 2)]
+
+
+def test_41_bots_over_20_rounds_never_repeat_a_pairing_or_a_bye() -> None:
+    """After k rounds each bot (and the bye) has n - 1 - k partners left among 42 nodes; up to 20 rounds
+    that is at least half of them, so a repeat-free round always exists (Dirac) and must be found."""
+    import random
+
+    rng = random.Random(41)
+    n = 41
+    points = {i: 0.0 for i in range(n)}
+    met: dict[int, set[int]] = {i: set() for i in range(n)}
+    byes: set[int] = set()
+    for _ in range(20):
+        order = sorted(range(n), key=lambda i: (-points[i], i))
+        pairs, bye = pair_round(order, met, byes, points)
+        assert bye is not None and bye not in byes
+        assert sorted([b for p in pairs for b in p] + [bye]) == list(range(n))
+        for a, b in pairs:
+            assert b not in met[a], f"repeat {a}-{b}"
+            met[a].add(b)
+            met[b].add(a)
+            score = rng.choice((0.0, 0.25, 0.5, 0.75, 1.0))
+            points[a] += score
+            points[b] += 1 - score
+        byes.add(bye)
+        points[bye] += 1.0
+
+
 def test_buchholz_by_hand(tmp_path: Path) -> None:
     """Three bots, three rounds, results forced: check points and tiebreaks worked by hand."""
     config = parse_config(swiss_config(tmp_path, 3, "rounds: 3\n"), check_commands=False)

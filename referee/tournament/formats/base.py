@@ -113,6 +113,11 @@ class TournamentFormat(abc.ABC):
         each other, a bot count the format cannot serve)."""
         return []
 
+    def mixed_teams(self) -> bool:
+        """Whether a side's two seats hold two different bots, each to be rated on its own
+        from its teams' results (mixed partnerships); the standings then rate individuals."""
+        return False
+
     def progress_text(self, done: Mapping[str, Played]) -> str:
         """A few words the progress line adds ("LLR 1.2 (-2.94, 2.94)"); empty: none."""
         return ""

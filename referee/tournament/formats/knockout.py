@@ -60,7 +60,7 @@ class Tie:
 
 def _ratings_order(folder: Path, names: Sequence[str]) -> list[str]:
     """``names`` best rated first by the Elo of the records in ``folder/matches.jsonl``; unrated ones last."""
-    builder = StandingsBuilder(list(names))
+    records = []
     with open(folder / "matches.jsonl", "rb") as fh:
         for raw in fh:
             try:
@@ -68,7 +68,13 @@ def _ratings_order(folder: Path, names: Sequence[str]) -> list[str]:
             except ValueError:  # a torn or foreign line: the ratings come from the others
                 continue
             if isinstance(record, dict) and isinstance(record.get("match"), str):
-                builder.add(record)
+                records.append(record)
+    # Records of mixed partnerships (two different bots on a side) rate each bot from its teams' results.
+    mixed = any(isinstance(r.get("bots"), list) and len(r["bots"]) == 4
+                and (r["bots"][0] != r["bots"][2] or r["bots"][1] != r["bots"][3]) for r in records)
+    builder = StandingsBuilder(list(names), mixed=mixed)
+    for record in records:
+        builder.add(record)
     # A bot that won (or lost) every game has a bound, not a value: it ranks beyond every estimate.
     rating = {row["bot"]: Estimate(Kind(row["elo"]["kind"]), row["elo"]["value"], row["elo"]["low"],
                                    row["elo"]["high"]).sort_value()

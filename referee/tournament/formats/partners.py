@@ -14,12 +14,14 @@ cards go once to each team. Within a team, the first seat of its side (seat 0
 deals first, seat 1 leads the first trick) goes to whichever member has had it
 less often, so those seats are shared out about equally too.
 
-The standings add individual ratings from a team-sum Bradley–Terry fit
-(:mod:`referee.tournament.team_ratings`), each bot's **best partner** (the
-partner with whom it scored best), and the **partner effect** of every pair:
-its score together minus what the individual ratings predict for the matches
-it played, in percentage points: how much better (or worse) two bots do
-together than their strengths alone say.
+The main standings table rates each bot on its own, from a team-sum
+Bradley–Terry fit of its teams' results (:mod:`referee.tournament.team_ratings`,
+via :meth:`RoundRobin.mixed_teams`). The format adds each bot's **best partner**
+(the partner with whom it scored best) and the table of **teams**: every pair
+of partners, its score together and the **partner effect**, that score minus
+what the individual ratings predict for the matches it played, in percentage
+points: how much better (or worse) two bots do together than their strengths
+alone say.
 """
 
 from __future__ import annotations
@@ -29,6 +31,8 @@ import itertools
 from typing import Mapping, Sequence
 
 from referee.tournament.formats.base import Played
+from referee.tournament.pentanomial import Pentanomial
+from referee.tournament.ratings import Z95
 from referee.tournament.schedule import Pairing, ScheduledMatch, _slug, match_seed
 from referee.tournament.sections import ReportSection
 from referee.tournament.team_ratings import TeamGame, expected_score, fit_team_elo
@@ -81,6 +85,12 @@ def rotation_schedule(names: Sequence[str], per_seating: int, master_seed: int) 
 
 def partner_games(schedule: Sequence[ScheduledMatch], done: Mapping[str, Played]) -> list[TeamGame]:
     """The finished matches as team games (seats 0 and 2 against 1 and 3)."""
+    return [game for game, _ in _games(schedule, done)]
+
+
+def _games(schedule: Sequence[ScheduledMatch], done: Mapping[str, Played]
+           ) -> list[tuple[TeamGame, tuple[str, ...] | None]]:
+    """Each finished match as a team game, with its twin pair's two ids (None for a single match)."""
     games = []
     for match in schedule:
         played = done.get(match.match_id)
@@ -88,30 +98,43 @@ def partner_games(schedule: Sequence[ScheduledMatch], done: Mapping[str, Played]
             continue
         s = match.seating
         points = 0.5 if played.winner is None else (1.0 if played.winner == 0 else 0.0)
-        games.append(TeamGame((s[0], s[2]), (s[1], s[3]), points))
+        games.append((TeamGame((s[0], s[2]), (s[1], s[3]), points), match.twin_ids))
     return games
+
+
+def _team_twins(games: Sequence[tuple[TeamGame, tuple[str, ...] | None]]) -> dict[tuple[int, int], Pentanomial]:
+    """Per team (its two bots, lower index first), the twin pairs it finished, from its side."""
+    legs: dict[tuple[tuple[int, int], tuple[str, ...]], list[float]] = collections.defaultdict(list)
+    for game, twin in games:
+        if twin is None:
+            continue
+        for team, points in ((game.team_a, game.score_a), (game.team_b, 1 - game.score_a)):
+            legs[(min(team), max(team)), twin].append(points)
+    out: dict[tuple[int, int], Pentanomial] = collections.defaultdict(Pentanomial)
+    for (team, _), points in legs.items():
+        if len(points) == 2:
+            out[team] = out[team].add(points[0], points[1])
+    return out
 
 
 def partner_sections(names: Sequence[str], schedule: Sequence[ScheduledMatch],
                      done: Mapping[str, Played]) -> list[ReportSection]:
-    """Individual ratings, best partners and partner effects, from the finished matches."""
-    games = partner_games(schedule, done)
+    """Best partners and the teams' table (score together against the individual ratings' prediction).
+
+    The individual ratings themselves are the main standings table (the same team-sum fit)."""
+    with_twins = _games(schedule, done)
+    games = [game for game, _ in with_twins]
     if not games:
         return []
     n = len(names)
-    fit = fit_team_elo(n, games)
-    ratings = [r.rating for r in fit]
-    played = [0] * n
-    score = [0.0] * n
+    ratings = [r.rating for r in fit_team_elo(n, games)]
+    twins = _team_twins(with_twins)
     # Per unordered pair of partners: matches, wins, losses, draws, points, expected points.
     together: dict[tuple[int, int], list[float]] = {}
     for game in games:
         expected = expected_score(ratings, game)
         for team, points, exp in ((game.team_a, game.score_a, expected), (game.team_b, 1 - game.score_a,
                                                                            1 - expected)):
-            for i in team:
-                played[i] += 1
-                score[i] += points
             key = (min(team), max(team))
             row = together.setdefault(key, [0, 0, 0, 0, 0.0, 0.0])
             row[0] += 1
@@ -119,12 +142,14 @@ def partner_sections(names: Sequence[str], schedule: Sequence[ScheduledMatch],
             row[4] += points
             row[5] += exp
     order = sorted(range(n), key=lambda i: -ratings[i])
-    rating_rows = [[str(rank), names[i], f"{ratings[i]:+.0f}", f"±{fit[i].error:.0f}", str(played[i]),
-                    f"{100 * score[i] / played[i]:.1f}%" if played[i] else "-"] for rank, i in enumerate(order, 1)]
 
     def effect(key: tuple[int, int]) -> float:
         row = together[key]
         return 100 * (row[4] - row[5]) / row[0]
+
+    def interval(key: tuple[int, int]) -> tuple[float, float] | None:
+        pent = twins.get(key)
+        return pent.score_interval(Z95) if pent is not None and pent.pairs > 1 else None
 
     best_rows = []
     best_data: list[dict[str, object]] = []
@@ -140,25 +165,34 @@ def partner_sections(names: Sequence[str], schedule: Sequence[ScheduledMatch],
         best_data.append({"bot": names[i], "partner": names[partner], "score": round(row[4] / row[0], 4),
                           "effect_pct": round(effect(best), 2)})
     pairs = sorted(together, key=lambda k: -effect(k))
+
+    def ci_text(key: tuple[int, int]) -> str:
+        ends = interval(key)
+        return "-" if ends is None else f"{100 * ends[0]:.1f}-{100 * ends[1]:.1f}"
+
     effect_rows = [[f"{names[a]} + {names[b]}", f"{together[(a, b)][0]:.0f}",
-                    f"{100 * together[(a, b)][4] / together[(a, b)][0]:.1f}%",
+                    f"{together[(a, b)][1]:.0f}-{together[(a, b)][2]:.0f}-{together[(a, b)][3]:.0f}",
+                    f"{100 * together[(a, b)][4] / together[(a, b)][0]:.1f}%", ci_text((a, b)),
                     f"{100 * together[(a, b)][5] / together[(a, b)][0]:.1f}%", f"{effect((a, b)):+.1f}"]
                    for a, b in pairs]
-    ratings_data = [{"bot": names[i], "elo": round(ratings[i], 1), "error95": round(fit[i].error, 1),
-                     "matches": played[i], "score": round(score[i] / played[i], 4) if played[i] else None}
-                    for i in order]
-    effect_data = [{"a": names[a], "b": names[b], "matches": int(together[(a, b)][0]),
-                      "score": round(together[(a, b)][4] / together[(a, b)][0], 4),
-                      "expected": round(together[(a, b)][5] / together[(a, b)][0], 4),
-                      "effect_pct": round(effect((a, b)), 2)} for a, b in pairs]
+    effect_data = []
+    for a, b in pairs:
+        ends = interval((a, b))
+        effect_data.append({"a": names[a], "b": names[b], "matches": int(together[(a, b)][0]),
+                            "wins": int(together[(a, b)][1]), "losses": int(together[(a, b)][2]),
+                            "draws": int(together[(a, b)][3]),
+                            "score": round(together[(a, b)][4] / together[(a, b)][0], 4),
+                            "score_ci95": None if ends is None else [round(ends[0], 4), round(ends[1], 4)],
+                            "expected": round(together[(a, b)][5] / together[(a, b)][0], 4),
+                            "effect_pct": round(effect((a, b)), 2)})
     return [
-        ReportSection("individuals", "Individual ratings (team-sum Bradley-Terry fit)",
-                      ("Rank", "Bot", "Elo", "95%", "Matches", "Team score"), rating_rows,
-                      ["Elo: P(team A wins) = 1 / (1 + 10^(-(sum of A's ratings - sum of B's) / 400)), mean 0, "
-                       "95% interval from the Fisher information (weak prior, sd 400)."], {"ratings": ratings_data}),
         ReportSection("best_partner", "Best partner", ("Bot", "Best partner", "W-L-D together", "Score together",
                                                        "Partner effect"), best_rows, data=best_data),
-        ReportSection("partner_effect", "Partner effect (score together minus what the ratings predict)",
-                      ("Partners", "Matches", "Score", "Predicted", "Effect (points of %)"), effect_rows,
-                      data=effect_data),
+        ReportSection("partner_effect", "Teams: score together against what the individual ratings predict",
+                      ("Team", "Matches", "W-L-D", "Score", "95% CI", "Predicted", "Partner effect (points of %)"),
+                      effect_rows,
+                      ["Predicted: the mean over the team's matches of 1 / (1 + 10^(-(its ratings' sum - the "
+                       "opponents') / 400)). Partner effect: score minus predicted, in points of %: how much "
+                       "better two bots do together than their strengths alone say. 95% CI: of the score, from "
+                       "the spread of the team's twin pairs."], effect_data),
     ]

@@ -53,6 +53,9 @@ class RoundRobin(FixedFormat):
                                      self.config.seed)
         return super().build()
 
+    def mixed_teams(self) -> bool:
+        return self.rotating
+
     def standings_sections(self, done: Mapping[str, Played]) -> list[ReportSection]:
         if not self.rotating:
             return []

@@ -5,12 +5,13 @@ A round is paired once every match of the round before has finished:
 1. **Order.** Bots are ranked by points, then by their place in the config.
    A pairing's points are the pair score of its twin pair: 1 for winning both
    legs, 1/2 for a split (or two draws), 0 for losing both (3/4 and 1/4 with a draw).
-2. **Bye.** With an odd number of bots the lowest-ranked bot that has not had
-   a bye sits out and scores 1 (a won pair). It adds nothing to Buchholz.
-3. **Pairs.** The highest-ranked unpaired bot meets the next-ranked bot it has
-   not met yet, and so on down the list; when that leaves some bot without a
-   partner the search backtracks, so repeats happen only when no pairing
-   without one exists (then as few as possible).
+2. **Pairs and bye**, chosen together as one maximum-weight matching
+   (:mod:`.swiss_pairing`), by these preferences, each absolute over the next:
+   no repeat pairing while avoidable (then as few as possible), and no second
+   bye; with an odd number of bots, the bye (a score of 1, a won pair, adding
+   nothing to Buchholz) to the lowest-ranked bot that can take it; the smallest
+   sum of squared score differences; then rank order: the highest-ranked bot
+   meets the highest-ranked partner left to it, and so on down the list.
 
 The standings add the Swiss table: points, **Buchholz** (the sum of the final
 points of every opponent met), **Buchholz cut-1** (the same without the lowest
@@ -25,6 +26,7 @@ from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
 from referee.tournament.formats.base import FormatOption, Played, TournamentFormat
 from referee.tournament.formats.rounds import PairResult, pair_result, possible_ids, round_matches
+from referee.tournament.formats.swiss_pairing import pair_round
 from referee.tournament.schedule import ScheduledMatch
 from referee.tournament.sections import ReportSection
 
@@ -32,49 +34,6 @@ if TYPE_CHECKING:
     from referee.tournament.config import TournamentConfig
 
 __all__ = ["Swiss", "SwissRound", "pair_round"]
-
-#: Backtracking steps one pairing may take before it allows one more repeat.
-_SEARCH_STEPS = 20000
-
-
-def pair_round(order: Sequence[int], met: Mapping[int, set[int]], byes: set[int]) -> tuple[list[tuple[int, int]],
-                                                                                           int | None]:
-    """The pairs of one round and the bot with the bye (None for an even count).
-
-    ``order``: bots ranked best first; ``met``: the opponents each bot has had;
-    ``byes``: bots that have had a bye.
-    """
-    bots = list(order)
-    bye = None
-    if len(bots) % 2:
-        bye = next((b for b in reversed(bots) if b not in byes), bots[-1])
-        bots.remove(bye)
-    for allowed in range(len(bots) // 2 + 1):
-        steps = [0]
-        found = _search(bots, met, allowed, steps)
-        if found is not None:
-            return found, bye
-    raise AssertionError("a pairing with repeats always exists")  # allowed = every pair
-
-
-def _search(bots: list[int], met: Mapping[int, set[int]], repeats: int,
-            steps: list[int]) -> list[tuple[int, int]] | None:
-    """Pair ``bots`` (best first) with at most ``repeats`` repeated pairings, depth first."""
-    if not bots:
-        return []
-    steps[0] += 1
-    if steps[0] > _SEARCH_STEPS:
-        return None
-    first, rest = bots[0], bots[1:]
-    for i, other in enumerate(rest):
-        again = other in met.get(first, set())
-        if again and repeats == 0:
-            continue
-        tail = _search(rest[:i] + rest[i + 1:], met, repeats - again, steps)
-        if tail is not None:
-            return [(first, other)] + tail
-    return None
-
 
 class SwissRound:
     """One round as paired: its matches by pairing, and the bye."""
@@ -151,7 +110,7 @@ class Swiss(TournamentFormat):
             order = sorted(range(len(self.names)), key=lambda i: (-table["points"][i], i))
             met = {i: {o for o in table["opponents"][i] if o is not None} for i in range(len(self.names))}
             byes = {rnd.bye for rnd in self._paired if rnd.bye is not None}
-            pairs, bye = pair_round(order, met, byes)
+            pairs, bye = pair_round(order, met, byes, dict(enumerate(table["points"])))
             # Each pairing in config order, so the match id does not depend on who ranked higher.
             pairs = [(min(p), max(p)) for p in pairs]
             self._paired.append(SwissRound(number, pairs, bye,
