@@ -32,6 +32,9 @@ DEFAULT_BANK_MS = 10000
 # With a time budget, stop a play decision after this many samples that valued every
 # candidate alike (the card does not matter in the deals seen: answer at once).
 TIE_STOP_SAMPLES = 12
+# With a time budget the time ends a decision, not a sample cap: the fixed caps of the
+# sample-budget path (400 plays, 300 bids) would make every budget above ~150 ms alike.
+TIME_MAX_SAMPLES = 5000
 
 
 class StrongBot:
@@ -108,6 +111,8 @@ class StrongBot:
 
     def _bid_config(self, view: View, t0: float) -> BidConfig:
         p = self._plan(Decision.BID, view, t0)
+        if p.samples is None:
+            return BidConfig(deadline=p.deadline, max_samples=TIME_MAX_SAMPLES)
         return BidConfig(deadline=p.deadline, samples=p.samples)
 
     def _play(self, view: View, legal: int, t0: float) -> PlayReport:
@@ -122,7 +127,7 @@ class StrongBot:
             # first solve is a probe that may not take more than one such sample's share.
             cpu_ms = self.load.expected_cpu_ms(p)
             limit = self.costs.exact_limit(view.n, default_limit, cpu_ms)
-            cfg = dataclasses.replace(cfg, exact_cards4=limit, exact_cards2=limit,
+            cfg = dataclasses.replace(cfg, exact_cards4=limit, exact_cards2=limit, max_samples=TIME_MAX_SAMPLES,
                                       exact_probe_s=cpu_ms / 1000.0 / MIN_EXACT_SAMPLES,
                                       tie_stop=TIE_STOP_SAMPLES)
         c0, w0 = time.process_time(), time.perf_counter()
