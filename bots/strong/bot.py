@@ -24,7 +24,7 @@ from .draw import blind_nil_discards, keep_card
 from .evaluate import expected_tricks
 from .game import RuleSet
 from .search import PlayReport, SearchConfig, decide_play, legal_now
-from .timing import MIN_EXACT_SAMPLES, Budget, ClockState, Decision, LoadMeter, Plan, SolveCosts, plan
+from .timing import Budget, ClockState, Decision, LoadMeter, Plan, SolveCosts, plan, samples_needed
 from .view import View, parse_view
 
 DEFAULT_MOVE_MS = 1000  # assumed until a message says otherwise
@@ -128,7 +128,7 @@ class StrongBot:
             cpu_ms = self.load.expected_cpu_ms(p)
             limit = self.costs.exact_limit(view.n, default_limit, cpu_ms)
             cfg = dataclasses.replace(cfg, exact_cards4=limit, exact_cards2=limit, max_samples=TIME_MAX_SAMPLES,
-                                      exact_probe_s=cpu_ms / 1000.0 / MIN_EXACT_SAMPLES,
+                                      exact_probe_s=cpu_ms / 1000.0 / samples_needed(cards, default_limit),
                                       tie_stop=TIE_STOP_SAMPLES)
         c0, w0 = time.process_time(), time.perf_counter()
         report = decide_play(view, self.rules, legal, cfg, self.rng, self.log)

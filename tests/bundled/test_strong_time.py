@@ -82,16 +82,17 @@ def test_more_budget_never_plans_less() -> None:
 
 
 def test_the_exact_threshold_follows_the_budget() -> None:
-    """A short budget solves exactly only small endgames; a long one reaches the default
-    threshold (and one card past it) where MIN_EXACT_SAMPLES solves fit."""
+    """Exact search down to the configured threshold unless the budget cannot afford even
+    a few solves there; a long budget solves one card earlier."""
     costs = SolveCosts()
-    assert costs.exact_limit(2, 8, 50) < 8
-    assert costs.exact_limit(2, 8, 150) == 8
+    assert costs.exact_limit(2, 8, 10) < 8
+    assert costs.exact_limit(2, 8, 50) == costs.exact_limit(2, 8, 150) == 8
     assert costs.exact_limit(2, 8, 1000) == 9
-    assert costs.exact_limit(4, 5, 50) < 5
+    assert costs.exact_limit(4, 5, 20) < 5
     assert costs.exact_limit(4, 5, 300) == 5
-    # Solves turn out four times dearer than the prior at 8 cards: 150 ms no longer affords them.
-    dear = 4 * costs.ms(2, 8)
+    assert costs.exact_limit(4, 5, 1000) == 6
+    # Solves turn out ten times dearer than the prior at 8 cards: 150 ms no longer affords them.
+    dear = 10 * costs.ms(2, 8)
     for _ in range(10):
         costs.record(2, 8, cpu_ms=dear * 20, samples=20)
     assert costs.exact_limit(2, 8, 150) < 8
