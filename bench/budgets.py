@@ -127,6 +127,39 @@ def bots_cpu_s(records: Path) -> float:
     return total
 
 
+def margins(records: Path, names: list[str]) -> dict[tuple[str, str], tuple[float, float, int]]:
+    """Per pairing (smaller, larger budget): the larger budget's points margin per hand
+    (its side's hand points minus the other's), twin pair by twin pair (the same deals
+    both ways round), as (mean, half-width of the 95% interval, pairs). Points carry
+    more information per match than wins, so the margin resolves steps the Elo cannot."""
+    pairs: dict[tuple[str, str, object], list[float]] = {}
+    if records.exists():
+        for line in records.read_text(encoding="utf-8").splitlines():
+            if not line.strip():
+                continue
+            r = json.loads(line)
+            bots = r["bots"]
+            if len(bots) != 2 or bots[0] not in names or bots[1] not in names:
+                continue
+            small, large = sorted(bots, key=names.index)
+            me = bots.index(large)
+            diff = sum(h["points"][me] - h["points"][1 - me] for h in r["hands"])
+            acc = pairs.setdefault((small, large, r.get("seed")), [0.0, 0.0, 0.0])
+            acc[0] += diff
+            acc[1] += len(r["hands"])
+            acc[2] += 1
+    per: dict[tuple[str, str], list[float]] = {}
+    for (small, large, _), (diff, hands, legs) in pairs.items():
+        if legs == 2 and hands:
+            per.setdefault((small, large), []).append(diff / hands)
+    out = {}
+    for key, values in per.items():
+        mean = statistics.mean(values)
+        half = 1.96 * statistics.stdev(values) / len(values) ** 0.5 if len(values) > 1 else float("inf")
+        out[key] = (mean, half, len(values))
+    return out
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--budgets", default="50ms,150ms,500ms,1000ms", help="comma-separated, smallest first")
@@ -180,6 +213,10 @@ def main(argv: list[str] | None = None) -> int:
               f"{'n/a' if sc is None else f'{sc:.3f}':>6}")
         if i == len(names) - 1:
             first_vs_last = base
+    print("\n## Points margin per hand of the larger budget, by pairing (twin pairs, 95% intervals)\n")
+    for (small, large), (mean, half, n) in sorted(margins(out / "matches.jsonl", names).items(),
+                                                  key=lambda kv: (names.index(kv[0][1]), names.index(kv[0][0]))):
+        print(f"{large:>14} vs {small:<14} {mean:+7.1f} ({mean - half:+.1f} to {mean + half:+.1f}) over {n} twin pairs")
     cpu = bots_cpu_s(out / "matches.jsonl")
     print(f"\nbots' CPU {cpu / 60:.1f} core-min (charged decision times; the clock is CPU time)")
     if not args.report_only:
