@@ -24,7 +24,8 @@ from .draw import blind_nil_discards, keep_card
 from .evaluate import expected_tricks
 from .game import RuleSet
 from .search import PlayReport, SearchConfig, decide_play, legal_now
-from .timing import Budget, ClockState, Decision, LoadMeter, Plan, SolveCosts, plan, samples_needed
+from .timing import (Budget, ClockState, Decision, LatencyMeter, LoadMeter, Plan, SolveCosts, plan,
+                     samples_needed)
 from .view import View, parse_view
 
 DEFAULT_MOVE_MS = 1000  # assumed until a message says otherwise
@@ -54,6 +55,7 @@ class StrongBot:
         self.clock = ClockState(DEFAULT_MOVE_MS, DEFAULT_BANK_MS, DEFAULT_BANK_MS)
         self.costs = SolveCosts()
         self.load = LoadMeter()
+        self.latency = LatencyMeter()
         self.finished = False
         self._reset_hand()
 
@@ -84,6 +86,7 @@ class StrongBot:
         except Exception:  # a bug must never cost the match: answer a legal default
             self._log("strong bot: decision failed, answering a default:\n" + traceback.format_exc())
             field, value = self._fallback(kind, msg)
+        self.latency.answered((time.perf_counter() - t0) * 1000.0, self.clock.move_ms)
         if field is None:
             return {"id": rid}
         return {"id": rid, field: value}
@@ -154,7 +157,10 @@ class StrongBot:
             move_ms = float(move)
         bank_ms = float(bank) if _is_number(bank) and bank >= 0 else self.clock.bank_ms
         bank_start = bank_ms if start else max(self.clock.bank_start_ms, bank_ms)
-        self.clock = ClockState(move_ms, bank_ms, bank_start)
+        if start:
+            self.latency = LatencyMeter()
+        self.latency.observe(bank_ms)
+        self.clock = ClockState(move_ms, bank_ms, bank_start, self.latency.ms)
 
     def _view(self, msg: Mapping[str, Any]) -> View:
         state = msg.get("state")

@@ -135,9 +135,10 @@ class ClockState:
     move_ms: float | None
     bank_ms: float
     bank_start_ms: float
+    latency_ms: float = 0.0  # time the referee charges beyond what the bot measures
 
     def margin_ms(self) -> float:
-        return MARGIN_MS + MARGIN_FRACTION * (self.move_ms or 0.0)
+        return MARGIN_MS + MARGIN_FRACTION * (self.move_ms or 0.0) + self.latency_ms
 
     def bank_share_ms(self, cards_left: int) -> float:
         """The bank this decision may plan to use: the part above the reserve, spread
@@ -151,6 +152,38 @@ class ClockState:
             return None
         move_part = max(0.0, self.move_ms - self.margin_ms())
         return move_part + self.bank_share_ms(cards_left)
+
+
+class LatencyMeter:
+    """Time the referee charges that the bot's own clock does not see.
+
+    The referee's clock runs from writing a request to reading the answer; the bot's from
+    reading the request to answering. On a loaded machine the difference (a frozen bot
+    being thawed and scheduled, the referee scheduled to read) reached 50-100 ms, and
+    once a second. The bank tells: when it shrinks by more than the bot's own overrun
+    of ``move_ms``, the rest is latency. The estimate jumps up to what was seen and
+    decays slowly, and it widens the margin of every plan."""
+
+    DECAY = 0.9  # per request: a spike is remembered for a few dozen requests
+
+    def __init__(self) -> None:
+        self.ms = 0.0
+        self._bank: float | None = None
+        self._over = 0.0
+
+    def observe(self, bank_ms: float) -> None:
+        """A request's ``bank_ms``: compare with the bank before the last answer."""
+        if self._bank is not None and bank_ms < self._bank:
+            seen = max(0.0, (self._bank - bank_ms) - self._over)
+            self.ms = max(seen, self.ms)
+        else:
+            self.ms *= self.DECAY
+        self._bank = bank_ms
+        self._over = 0.0
+
+    def answered(self, elapsed_ms: float, move_ms: float | None) -> None:
+        """The bot's own measure of the answer it just gave."""
+        self._over = max(0.0, elapsed_ms - move_ms) if move_ms is not None else 0.0
 
 
 @dataclasses.dataclass(frozen=True)

@@ -18,7 +18,7 @@ from bots.strong.cards import legal_mask, parse_card
 from bots.strong.game import RuleSet
 from bots.strong.search import SearchConfig, decide_play
 from bots.strong.timing import (BANK_RESERVE, Budget, ClockState, Deadline,
-                                Decision, LoadMeter, SolveCosts, expired, plan)
+                                Decision, LatencyMeter, LoadMeter, SolveCosts, expired, plan)
 from bots.strong.view import parse_view
 from referee.cli.main import cli
 
@@ -108,6 +108,33 @@ def test_a_loaded_machine_lowers_the_expected_cpu() -> None:
     for _ in range(20):
         meter.record(wall_s=0.2, cpu_s=0.05)  # a quarter of a core
     assert meter.expected_cpu_ms(p) == pytest.approx(0.25 * p.wall_ms, rel=0.05)
+
+
+def test_latency_the_bot_cannot_see_widens_the_margin() -> None:
+    """The bank shrank by 150 ms after an answer the bot measured at 320 ms on a 300 ms
+    clock: 130 ms were spent outside the bot (scheduling, pipes). Later plans leave that
+    much more room, and the estimate fades when the bank stops shrinking."""
+    meter = LatencyMeter()
+    meter.observe(10000)
+    meter.answered(320, 300)
+    meter.observe(9850)
+    assert meter.ms == pytest.approx(130)
+    calm = plan(Budget(ms=5000), Decision.PLAY, ClockState(300, 0, 0), 9, 0.0, 0.0)
+    wary = plan(Budget(ms=5000), Decision.PLAY, ClockState(300, 0, 0, meter.ms), 9, 0.0, 0.0)
+    assert wary.wall_ms == pytest.approx(calm.wall_ms - 130)
+    for _ in range(40):
+        meter.answered(100, 300)
+        meter.observe(9850)
+    assert meter.ms < 5
+
+
+def test_a_bot_process_learns_latency_from_the_bank() -> None:
+    bot = two_player_bot("300ms", 300, 10000)
+    hand = ["5C", "3D", "8D", "AD", "4H", "TH", "QH", "6S", "JS", "AS", "2D", "9H", "KS"]
+    bot.handle(play_request(hand, ["5C"], [[1, "KC"]], 300, 10000))
+    bot.handle(play_request(hand, ["5C"], [[1, "KC"]], 300, 9700))  # 300 ms gone unseen
+    assert bot.clock.latency_ms == pytest.approx(300)
+    assert bot.clock.wall_ms(13) == pytest.approx(bot.clock.bank_share_ms(13))  # no move time left
 
 
 def test_the_budget_is_cpu_time_waiting_does_not_use_it() -> None:
