@@ -11,6 +11,9 @@ Prints, for both variants:
   which is why the bot samples playouts until few cards remain (docs/strong-bot.md).
 
     python3 bench/solver_speed.py [--quick]
+
+Times are CPU time of this process (``time.process_time``), and the time limits are CPU
+limits, so a machine loaded by other work gives the same figures.
 """
 
 from __future__ import annotations
@@ -26,6 +29,12 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 from bots.strong.cards import mask_of  # noqa: E402
 from bots.strong.game import MatchContext, Objective, RuleSet  # noqa: E402
 from bots.strong.solver import Position, SearchTimeout, SolveStats, solve  # noqa: E402
+from bots.strong.timing import Deadline  # noqa: E402
+
+
+def cpu_limit(seconds: float) -> Deadline:
+    """A solve deadline ``seconds`` of CPU time from now (no wall-clock limit)."""
+    return Deadline(wall=float("inf"), cpu=time.process_time() + seconds)
 
 
 def deal(rng: random.Random, n: int, k: int) -> Position:
@@ -49,16 +58,16 @@ def measure(n: int, k: int, count: int, seed: int, limit: float) -> tuple[float,
     rng = random.Random(seed)
     stats = SolveStats()
     done = 0
-    t0 = time.perf_counter()
+    t0 = time.process_time()
     for _ in range(count):
         pos = deal(rng, n, k)
         obj = objective(n, rng)
         try:
-            solve(pos, obj.value, 0, stats, slots=obj.slots(), deadline=time.perf_counter() + limit)
+            solve(pos, obj.value, 0, stats, slots=obj.slots(), deadline=cpu_limit(limit))
         except SearchTimeout:
             break
         done += 1
-    dt = time.perf_counter() - t0
+    dt = time.process_time() - t0
     return (dt / done if done else float("inf")), (stats.nodes / dt if dt else 0.0), done, \
         (stats.nodes // done if done else 0)
 
@@ -68,7 +77,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--quick", action="store_true", help="fewer positions (a smoke run)")
     args = parser.parse_args(argv)
     count = 5 if args.quick else 20
-    print("Random positions, every hand with k cards, score-aware objective, value of every legal card")
+    print("Random positions, every hand with k cards, score-aware objective, value of every legal card"
+          " (CPU time)")
     print(f"{'variant':<12} {'k':>3} {'solves':>6} {'mean ms':>9} {'nodes/solve':>11} {'nodes/s':>9}")
     for n, ks in ((4, range(2, 8)), (2, range(2, 12))):
         for k in ks:
@@ -78,20 +88,20 @@ def main(argv: list[str] | None = None) -> int:
             if per > 1.0:
                 break
     print()
-    print("Full 13-trick solves of fixed deals (seeds 1..3), time limit 60 s each")
+    print("Full 13-trick solves of fixed deals (seeds 1..3), CPU time limit 60 s each")
     for n in (2, 4):
         for seed in (1, 2, 3) if not args.quick or n == 2 else (1,):
             rng = random.Random(seed)
             pos = deal(rng, n, 13)
             obj = objective(n, rng)
             stats = SolveStats()
-            t0 = time.perf_counter()
+            t0 = time.process_time()
             try:
                 solve(pos, obj.value, 0, stats, slots=obj.slots(),
-                      deadline=time.perf_counter() + (60.0 if n == 2 else (5.0 if args.quick else 60.0)))
-                result = f"{time.perf_counter() - t0:8.2f} s, {stats.nodes} nodes"
+                      deadline=cpu_limit(60.0 if n == 2 else (5.0 if args.quick else 60.0)))
+                result = f"{time.process_time() - t0:8.2f} s, {stats.nodes} nodes"
             except SearchTimeout:
-                result = f"not finished in {time.perf_counter() - t0:.0f} s"
+                result = f"not finished in {time.process_time() - t0:.0f} s"
             name = "partnership" if n == 4 else "two-player"
             print(f"{name:<12} deal {seed}: {result}")
     return 0

@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import dataclasses
 import random
-import time
 from typing import Callable, Sequence
 
 from .cards import cards_of, mask_of
@@ -32,6 +31,7 @@ from .evaluate import PARAMS, blind_nil_probability, expected_tricks, nil_probab
 from .game import MatchContext, Objective, RuleSet, side_of
 from .playout import playout
 from .sampler import knowledge, sample_deals
+from .timing import Deadline, expired
 from .view import View
 
 
@@ -43,7 +43,7 @@ NIL_MIN_PROBABILITY = 0.72
 class BidConfig:
     """Work limits of one bidding decision."""
 
-    deadline: float | None = None
+    deadline: Deadline | float | None = None
     samples: int | None = None
     max_samples: int = 300
 
@@ -94,7 +94,7 @@ def decide_bid(view: View, rules: RuleSet, legal: Sequence[int], cfg: BidConfig,
     count = 0
     target = cfg.samples if cfg.samples is not None else cfg.max_samples
     while count < target:
-        if cfg.deadline is not None and time.perf_counter() >= cfg.deadline:
+        if expired(cfg.deadline):
             break
         deals = sample_deals(k, min(8, target - count), rng)
         if not deals:
@@ -121,7 +121,7 @@ def decide_bid(view: View, rules: RuleSet, legal: Sequence[int], cfg: BidConfig,
                 sums[b] += obj.value(final)
                 took[b] += final[me]
             count += 1
-            if cfg.deadline is not None and time.perf_counter() >= cfg.deadline:
+            if expired(cfg.deadline):
                 break
     if count == 0:
         return min(cands, key=lambda b: abs(b - est) if b else 99)
@@ -223,7 +223,7 @@ def blind_nil_values(view: View, rules: RuleSet, cfg: BidConfig,
     normal_sum = 0.0
     made_sum = made_as_failed_sum = failed_sum = 0.0  # blind course, by the nil's fate
     while count < target:
-        if cfg.deadline is not None and time.perf_counter() >= cfg.deadline:
+        if expired(cfg.deadline):
             break
         hands = _random_deal(rng)
         bids = [b if b is not None else predicted_bid(hands[s], n, rules.nil) for s, b in enumerate(known_bids)]

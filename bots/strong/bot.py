@@ -1,10 +1,11 @@
 """The strong bot: protocol handling, memory of the hand, time control, and dispatch of
 each request to its decision module.
 
-Time: each request's budget is measured from the moment its line was read. With a time
-budget (default 300 ms) a decision works until ``min(budget, 30% of move_ms)`` has passed;
-with a sample budget it does a fixed amount of work (reproducible), still cut at 50% of
-``move_ms`` so that it never times out. The bank is never planned into a decision.
+Time (see :mod:`bots.strong.timing`): each request's clock starts when its line was read.
+A time budget (default 300 ms) is CPU time per decision (bids twice that), cut to a wall
+limit of ``move_ms`` minus a margin plus a share of the bank above its reserve; a sample
+budget does a fixed amount of work under the same wall limit. Forced moves are answered
+at once.
 """
 
 from __future__ import annotations
@@ -12,7 +13,6 @@ from __future__ import annotations
 import dataclasses
 import json
 import random
-import re
 import sys
 import time
 import traceback
@@ -23,39 +23,19 @@ from .cards import CardError, mask_of, name, parse_card
 from .draw import blind_nil_discards, keep_card
 from .evaluate import expected_tricks
 from .game import RuleSet
-from .search import SearchConfig, decide_play, legal_now
+from .search import PlayReport, SearchConfig, decide_play, legal_now
+from .timing import (Budget, ClockState, Decision, LatencyMeter, LoadMeter, Plan, SolveCosts, plan,
+                     samples_needed)
 from .view import View, parse_view
 
-DEFAULT_MOVE_MS = 1000
-BID_SAMPLE_FACTOR = 2  # a bid gets this many times the play decisions' sample budget
-
-
-@dataclasses.dataclass(frozen=True)
-class Budget:
-    """Work per decision: wall time (``ms``) or a fixed number of sampled deals."""
-
-    ms: float | None = 300.0
-    samples: int | None = None
-
-    @classmethod
-    def parse(cls, text: str) -> "Budget":
-        """Parse ``'200ms'``, ``'0.5s'``, ``'64samples'`` (or a bare number of ms)."""
-        t = text.strip().lower()
-        m = re.fullmatch(r"(\d+(?:\.\d+)?)\s*(ms|s|samples?)?", t)
-        if not m:
-            raise ValueError(f"bad budget {text!r}: expected e.g. '200ms', '0.5s' or '64samples'")
-        value, unit = float(m.group(1)), m.group(2) or "ms"
-        if unit.startswith("sample"):
-            if value < 1 or value != int(value):
-                raise ValueError(f"bad budget {text!r}: a sample count must be a whole number >= 1")
-            return cls(ms=None, samples=int(value))
-        ms = value * 1000 if unit == "s" else value
-        if ms <= 0:
-            raise ValueError(f"bad budget {text!r}: must be positive")
-        return cls(ms=ms, samples=None)
-
-    def describe(self) -> str:
-        return f"{self.samples} samples" if self.samples is not None else f"{self.ms:g} ms"
+DEFAULT_MOVE_MS = 1000  # assumed until a message says otherwise
+DEFAULT_BANK_MS = 10000
+# With a time budget, stop a play decision after this many samples that valued every
+# candidate alike (the card does not matter in the deals seen: answer at once).
+TIE_STOP_SAMPLES = 12
+# With a time budget the time ends a decision, not a sample cap: the fixed caps of the
+# sample-budget path (400 plays, 300 bids) would make every budget above ~150 ms alike.
+TIME_MAX_SAMPLES = 5000
 
 
 class StrongBot:
@@ -72,7 +52,10 @@ class StrongBot:
         self.n = 4
         self.seat = 0
         self.rules = RuleSet()
-        self.move_ms: float = DEFAULT_MOVE_MS
+        self.clock = ClockState(DEFAULT_MOVE_MS, DEFAULT_BANK_MS, DEFAULT_BANK_MS)
+        self.costs = SolveCosts()
+        self.load = LoadMeter()
+        self.latency = LatencyMeter()
         self.finished = False
         self._reset_hand()
 
@@ -103,6 +86,7 @@ class StrongBot:
         except Exception:  # a bug must never cost the match: answer a legal default
             self._log("strong bot: decision failed, answering a default:\n" + traceback.format_exc())
             field, value = self._fallback(kind, msg)
+        self.latency.answered((time.perf_counter() - t0) * 1000.0, self.clock.move_ms)
         if field is None:
             return {"id": rid}
         return {"id": rid, field: value}
@@ -110,6 +94,7 @@ class StrongBot:
     def _event(self, kind: Any, msg: Mapping[str, Any]) -> None:
         if kind == "hand_start":
             self._reset_hand()
+            self.costs.relax()
         elif kind == "drawn":
             self.kept |= mask_of(_safe_cards([msg.get("kept")]))
             self.discards |= mask_of(_safe_cards([msg.get("discarded")]))
@@ -121,24 +106,61 @@ class StrongBot:
         elif kind == "error":
             self._log(f"strong bot: referee error: {msg.get('message')!r}")
 
-    def _deadline(self, t0: float) -> tuple[SearchConfig, BidConfig]:
-        """Work limits for a play and for a bid decision that started at ``t0``.
+    def _plan(self, kind: Decision, view: View, t0: float) -> Plan:
+        """The limits of a decision that started (its line read) at ``t0``."""
+        p = plan(self.budget, kind, self.clock, view.hand.bit_count(), t0, time.process_time())
+        self.log(f"{kind.value}: plan {p.describe()}")
+        return p
 
-        Bidding happens once per hand and decides most of its score, so it gets more
-        work: 2x the samples, or twice the time (still within 30% of ``move_ms``).
-        """
-        move = self.move_ms if self.move_ms > 0 else DEFAULT_MOVE_MS
-        hard = t0 + 0.5 * move / 1000.0
-        if self.budget.samples is not None:
-            return (SearchConfig(deadline=hard, samples=self.budget.samples),
-                    BidConfig(deadline=hard, samples=BID_SAMPLE_FACTOR * self.budget.samples))
-        # Stop starting new work at 85% of the allowance: the last sample in flight, the
-        # answer and the pipe take the rest.
-        ms = 0.85 * (self.budget.ms or 300.0)
-        cap = 0.85 * 0.3 * move
-        play_dl = min(hard, t0 + min(ms, cap) / 1000.0)
-        bid_dl = min(hard, t0 + min(2 * ms, cap) / 1000.0)
-        return SearchConfig(deadline=play_dl), BidConfig(deadline=bid_dl)
+    def _bid_config(self, view: View, t0: float) -> BidConfig:
+        p = self._plan(Decision.BID, view, t0)
+        if p.samples is None:
+            return BidConfig(deadline=p.deadline, max_samples=TIME_MAX_SAMPLES)
+        return BidConfig(deadline=p.deadline, samples=p.samples)
+
+    def _play(self, view: View, legal: int, t0: float) -> PlayReport:
+        """A play decision under its plan; exact search only where the plan affords it."""
+        p = self._plan(Decision.PLAY, view, t0)
+        cfg = SearchConfig(deadline=p.deadline, samples=p.samples)
+        cards = view.hand.bit_count()
+        default_limit = cfg.exact_cards4 if view.n == 4 else cfg.exact_cards2
+        if p.samples is None:
+            # A time budget: exact search only at hand sizes where the budget affords
+            # enough solved samples (the rest of the time goes to playouts), and the
+            # first solve is a probe that may not take more than one such sample's share.
+            cpu_ms = self.load.expected_cpu_ms(p)
+            limit = self.costs.exact_limit(view.n, default_limit, cpu_ms)
+            cfg = dataclasses.replace(cfg, exact_cards4=limit, exact_cards2=limit, max_samples=TIME_MAX_SAMPLES,
+                                      exact_probe_s=cpu_ms / 1000.0 / samples_needed(cards, default_limit),
+                                      tie_stop=TIE_STOP_SAMPLES)
+        c0, w0 = time.process_time(), time.perf_counter()
+        report = decide_play(view, self.rules, legal, cfg, self.rng, self.log)
+        spent_ms = (time.process_time() - c0) * 1000.0
+        self.load.record(time.perf_counter() - w0, spent_ms / 1000.0)
+        if report.exact and report.samples:
+            self.costs.record(view.n, cards, spent_ms, report.samples)
+        return report
+
+    def _read_clock(self, msg: Mapping[str, Any], start: bool = False) -> None:
+        """Update the clock from a message's ``time`` (``state.time`` in requests)."""
+        t = msg.get("time")
+        if not isinstance(t, Mapping):
+            state = msg.get("state")
+            t = state.get("time") if isinstance(state, Mapping) else None
+        if not isinstance(t, Mapping):
+            return
+        move, bank = t.get("move_ms"), t.get("bank_ms")
+        move_ms = self.clock.move_ms
+        if move is None and "move_ms" in t:
+            move_ms = None  # no move clock
+        elif _is_number(move) and move >= 0:
+            move_ms = float(move)
+        bank_ms = float(bank) if _is_number(bank) and bank >= 0 else self.clock.bank_ms
+        bank_start = bank_ms if start else max(self.clock.bank_start_ms, bank_ms)
+        if start:
+            self.latency = LatencyMeter()
+        self.latency.observe(bank_ms)
+        self.clock = ClockState(move_ms, bank_ms, bank_start, self.latency.ms)
 
     def _view(self, msg: Mapping[str, Any]) -> View:
         state = msg.get("state")
@@ -149,17 +171,16 @@ class StrongBot:
             v.passed |= self.passed
             v.passed_to = self.passed_to
         v.received |= self.received
-        if v.move_ms:
-            self.move_ms = v.move_ms
         return v
 
     def _request(self, kind: Any, msg: Mapping[str, Any], t0: float) -> tuple[str | None, Any]:
         if kind == "hello":
             self._hello(msg)
             return "name", self.name
+        self._read_clock(msg)
         view = self._view(msg)
         if kind == "blind_nil":
-            _, bid_cfg = self._deadline(t0)
+            bid_cfg = self._bid_config(view, t0)
             return "blind_nil", bool(decide_blind_nil(view, self.rules, bid_cfg, self.rng, self.log))
         if kind == "keep":
             card = parse_card(msg.get("card"))
@@ -182,12 +203,10 @@ class StrongBot:
             return "cards", [name(c) for c in cards]
         if kind == "bid":
             legal = [b for b in msg.get("legal", []) if isinstance(b, int) and not isinstance(b, bool)]
-            _, bcfg = self._deadline(t0)
-            return "bid", decide_bid(view, self.rules, legal, bcfg, self.rng, self.log)
+            return "bid", decide_bid(view, self.rules, legal, self._bid_config(view, t0), self.rng, self.log)
         if kind == "play":
             legal = self._legal_cards(msg, view)
-            scfg, _ = self._deadline(t0)
-            report = decide_play(view, self.rules, legal, scfg, self.rng, self.log)
+            report = self._play(view, legal, t0)
             card = report.card if legal >> report.card & 1 else (legal & -legal).bit_length() - 1
             return "card", name(card)
         self._log(f"strong bot: unknown request type {kind!r}; answering with the id only")
@@ -200,11 +219,11 @@ class StrongBot:
         self.seat = seat if isinstance(seat, int) and not isinstance(seat, bool) else 0
         rules = msg.get("rules")
         self.rules = RuleSet.from_mapping(rules if isinstance(rules, Mapping) else None)
-        t = msg.get("time")
-        if isinstance(t, Mapping) and isinstance(t.get("move_ms"), (int, float)) and t["move_ms"] > 0:
-            self.move_ms = float(t["move_ms"])
+        self._read_clock(msg, start=True)
+        self.costs = SolveCosts()
+        self.load = LoadMeter()
         self.log(f"hello: {variant} seat {self.seat}, budget {self.budget.describe()}, "
-                 f"move_ms {self.move_ms:g}")
+                 f"clock {self.clock}")
 
     def _legal_cards(self, msg: Mapping[str, Any], view: View) -> int:
         legal = mask_of(_safe_cards(msg.get("legal"))) & view.hand if view.hand else \
@@ -236,6 +255,10 @@ class StrongBot:
                 return "card", legal[0]
             return "card", name(hand[0]) if hand else "2C"
         return None, None
+
+
+def _is_number(x: Any) -> bool:
+    return isinstance(x, (int, float)) and not isinstance(x, bool) and x == x
 
 
 def _safe_cards(x: Any) -> list[int]:

@@ -12,15 +12,16 @@ How a card is valued in one sample depends on how many cards are left:
 * **earlier**: one playout of the rule-based policy (:mod:`bots.strong.policy`) per
   candidate card, everyone playing the policy to the end of the hand.
 
-A solve that overruns the decision's deadline is abandoned and that sample is valued by
-playouts instead, so the decision always ends on time.
+A solve that overruns the decision's deadline is abandoned and the decision ends with the
+samples already valued, so it always ends on time. With a time budget the first solve is
+a probe (``exact_probe_s``): if it alone takes more than the budget's share of one of the
+samples exact search needs, the decision values its cards by playouts instead.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import random
-import time
 from typing import Callable
 
 from .cards import FULL_DECK, SUIT_MASKS, legal_mask
@@ -29,6 +30,7 @@ from .playout import playout
 from .policy import choose
 from .sampler import Knowledge, knowledge, sample_deals
 from .solver import Position, SearchTimeout, SolveStats, solve
+from .timing import Deadline, expired
 from .view import View
 
 
@@ -36,11 +38,13 @@ from .view import View
 class SearchConfig:
     """Work limits of one play decision: a deadline and/or a fixed number of samples."""
 
-    deadline: float | None = None  # time.perf_counter() value
+    deadline: Deadline | float | None = None  # a float is a time.perf_counter() value
     samples: int | None = None  # fixed number of deals (reproducible strength tests)
     max_samples: int = 400
     exact_cards4: int = 5
     exact_cards2: int = 8
+    exact_probe_s: float | None = None  # CPU seconds the first exact solve may take
+    tie_stop: int | None = None  # stop after this many samples that valued every card alike
 
 
 @dataclasses.dataclass
@@ -130,8 +134,9 @@ def decide_play(view: View, rules: RuleSet, legal: int, cfg: SearchConfig,
     batch = 4 if exact else 8
     deadline = cfg.deadline
     stop = False
+    differed = False  # some sample valued the candidates differently
     while count < target and not stop:
-        if deadline is not None and time.perf_counter() >= deadline:
+        if expired(deadline):
             break
         deals = sample_deals(k, min(batch, target - count), rng)
         if not deals:
@@ -140,14 +145,20 @@ def decide_play(view: View, rules: RuleSet, legal: int, cfg: SearchConfig,
             vals = None
             if exact:
                 pos = Position(list(hands), list(view.trick), view.leader, view.broken, list(view.tricks))
+                probe = count == 0 and cfg.exact_probe_s is not None and isinstance(deadline, Deadline)
+                dl = deadline.sooner(cfg.exact_probe_s) if probe else deadline
                 try:
-                    vals = solve(pos, obj.value, my_side, stats, moves=cands, deadline=deadline,
+                    vals = solve(pos, obj.value, my_side, stats, moves=cands, deadline=dl,
                                  slots=slots)
                 except SearchTimeout:
-                    # Out of time mid-solve: this sample is dropped and the decision ends
-                    # (with the policy's card if no sample finished).
-                    stop = True
-                    break
+                    if probe and not expired(deadline):
+                        # Too slow for enough solved samples in this budget: playouts.
+                        exact = False
+                    else:
+                        # Out of time mid-solve: this sample is dropped and the decision
+                        # ends (with the policy's card if no sample finished).
+                        stop = True
+                        break
             if vals is None:
                 vals = {}
                 for c in cands:
@@ -159,7 +170,8 @@ def decide_play(view: View, rules: RuleSet, legal: int, cfg: SearchConfig,
             for c in cands:
                 sums[c] += vals[c]
             count += 1
-            if deadline is not None and time.perf_counter() >= deadline:
+            differed = differed or max(vals.values()) - min(vals.values()) > 1e-9
+            if expired(deadline) or (cfg.tie_stop is not None and count >= cfg.tie_stop and not differed):
                 stop = True
                 break
     if count == 0:

@@ -23,10 +23,10 @@ Techniques (all exact, checked against plain minimax in ``tests/test_strong_solv
 from __future__ import annotations
 
 import dataclasses
-import time
 from typing import Callable, Sequence
 
 from .cards import NON_SPADE_MASK, SUIT_MASKS
+from .timing import Deadline, expired
 
 INF = float("inf")
 
@@ -73,7 +73,7 @@ def _side(seat: int, n: int) -> int:
 
 def solve(pos: Position, value: Callable[[tuple[int, ...]], float], max_side: int,
           stats: SolveStats | None = None, moves: Sequence[int] | None = None,
-          deadline: float | None = None, slots: Sequence[int] | None = None) -> dict[int, float]:
+          deadline: Deadline | float | None = None, slots: Sequence[int] | None = None) -> dict[int, float]:
     """Exact value of every legal card of ``pos.to_move`` (or of the cards in ``moves``).
 
     ``slots`` (optional) maps each seat to the seat whose trick counter it shares: when
@@ -83,7 +83,8 @@ def solve(pos: Position, value: Callable[[tuple[int, ...]], float], max_side: in
 
     ``value(final_tricks)`` scores a finished hand from ``max_side``'s point of view;
     seats of ``max_side`` maximise it, the others minimise it. If ``deadline`` (a
-    ``time.perf_counter()`` value) passes, :class:`SearchTimeout` is raised.
+    :class:`bots.strong.timing.Deadline`, or a ``time.perf_counter()`` value) passes,
+    :class:`SearchTimeout` is raised.
     """
     n = len(pos.hands)
     hands = list(pos.hands)
@@ -186,7 +187,7 @@ def solve(pos: Position, value: Callable[[tuple[int, ...]], float], max_side: in
     def node(turn: int, nplayed: int, led: int, wseat: int, wkey: int, tmask: int,
              broken: bool, taken: int, alpha: float, beta: float, first: int) -> tuple[float, int]:
         counter[0] += 1
-        if deadline is not None and not counter[0] & 511 and time.perf_counter() > deadline:
+        if deadline is not None and not counter[0] & 511 and expired(deadline):
             raise SearchTimeout()
         h = hands[turn]
         if led < 0:
