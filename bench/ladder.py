@@ -116,6 +116,23 @@ def ladder_table(results: Path) -> tuple[list[str], list[float]]:
     return lines, steps
 
 
+def think_line(results: Path) -> str:
+    """The bots' decision time per level, from the records (the referee's clock: wall time,
+    so on a loaded machine an upper bound of their CPU time)."""
+    think: dict[str, float] = {}
+    decisions: dict[str, int] = {}
+    with open(results / "matches.jsonl", encoding="utf-8") as fh:
+        for line in fh:
+            record = json.loads(line)
+            for bot, stats in zip(record["bots"], record.get("stats") or []):
+                if stats and stats.get("decisions"):
+                    think[bot] = think.get(bot, 0.0) + stats["decisions"] * stats["mean_ms"] / 1000
+                    decisions[bot] = decisions.get(bot, 0) + stats["decisions"]
+    parts = [f"{bot} {1000 * think[bot] / decisions[bot]:.1f} ms" for bot in sorted(think)]
+    return (f"decision time (wall, mean per decision): {', '.join(parts)}; "
+            f"all decisions {sum(think.values()) / 60:.1f} min")
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -133,6 +150,7 @@ def main(argv: list[str] | None = None) -> int:
         spades("run", str(config), "--quiet", "--no-report", *(["--fresh"] if args.fresh else []), capture=True)
     lines, steps = ladder_table(results)
     print("\n".join(lines))
+    print(think_line(results))
     print("step: the Elo of a level minus that of the level below (same fit), 95% interval, "
           "LOS = probability the level is stronger")
     if len(steps) < 2:
