@@ -131,9 +131,10 @@ class LevelBot(StrongBot):
         self._own_budget = budget is None
 
     def _hello(self, msg: Mapping[str, Any]) -> None:
+        if self._own_budget:  # before the base class logs the budget
+            n = 2 if msg.get("variant") == "two-player" else 4  # as StrongBot._hello reads it
+            self.budget = self.level.budget(n) or self.budget
         super()._hello(msg)
-        if self._own_budget:
-            self.budget = self.level.budget(self.n) or self.budget
 
     def _slip(self) -> bool:
         return self.level.slip > 0 and self.rng.random() < self.level.slip
