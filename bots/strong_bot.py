@@ -3,7 +3,8 @@
 
 Options: ``--budget 200ms | 0.5s | 64samples`` (or env ``STRONG_BUDGET``) fixes the work
 per decision; ``--seed N`` (or env ``STRONG_SEED``) fixes its randomness; ``--verbose``
-logs every decision to stderr. See docs/strong-bot.md.
+logs every decision to stderr; ``--level 1..5`` plays one level of the ladder
+(docs/bots.md). See docs/strong-bot.md.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 from strong.bot import Budget, StrongBot, serve  # noqa: E402
+from strong.levels import LevelBot, LevelError, budget_given, parse_level  # noqa: E402
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -25,6 +27,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="work per decision: e.g. 200ms, 0.5s or 64samples (default 300ms)")
     parser.add_argument("--seed", type=int, default=None, help="random seed (default: env STRONG_SEED)")
     parser.add_argument("--verbose", action="store_true", help="log each decision to stderr")
+    parser.add_argument("--level", default=None,
+                        help="play at ladder level 1 (weakest) .. 5 (full strength); see docs/bots.md")
     args = parser.parse_args(argv)
     try:
         budget = Budget.parse(args.budget)
@@ -36,6 +40,13 @@ def main(argv: list[str] | None = None) -> int:
             seed = int(os.environ["STRONG_SEED"])
         except ValueError:
             parser.error(f"STRONG_SEED must be an integer, got: {os.environ['STRONG_SEED']!r}")
+    if args.level is not None:
+        try:
+            level = parse_level(args.level)
+        except LevelError as exc:
+            parser.error(str(exc))
+        own = budget if budget_given(sys.argv[1:] if argv is None else argv) else None
+        return serve(LevelBot(level, own, seed, verbose=args.verbose))
     return serve(StrongBot(budget, seed, verbose=args.verbose))
 
 

@@ -31,12 +31,13 @@ PREFIX = "builtin:"
 
 @dataclasses.dataclass(frozen=True)
 class Builtin:
-    """One bundled bot: its name, its file under ``bots/`` and what runs it."""
+    """One bundled bot: its name, its file under ``bots/``, its own options and what runs it."""
 
     name: str
     path: str  # relative to the bots folder
     language: str
     summary: str
+    options: tuple[str, ...] = ()  # always passed first (``level-3`` is ``strong_bot.py --level 3``)
 
     @property
     def interpreter(self) -> list[str]:
@@ -45,7 +46,7 @@ class Builtin:
 
     def argv(self, args: Sequence[str] = ()) -> list[str]:
         """The full command of this bot, with extra ``args``."""
-        return [*self.interpreter, str(bots_dir() / self.path), *args]
+        return [*self.interpreter, str(bots_dir() / self.path), *self.options, *args]
 
     def available(self) -> bool:
         """Whether its file and its interpreter are present on this machine."""
@@ -58,6 +59,15 @@ BUILTINS: dict[str, Builtin] = {b.name: b for b in (
     Builtin("strong", "strong_bot.py", "Python", "samples the hidden cards and searches each sample"),
     Builtin("random-js", "js/random_bot.js", "JavaScript (node)", "random legal answers"),
     Builtin("heuristic-js", "js/heuristic_bot.js", "JavaScript (node)", "the heuristic bot in JavaScript"),
+    # The strength ladder (bots/strong/levels.py, docs/bots.md); summaries as in LEVELS there.
+    *(Builtin(f"level-{n}", "strong_bot.py", "Python", f"ladder {n}/5: {summary}", ("--level", str(n)))
+      for n, summary in enumerate((
+          "legal play and sane bids, mostly random cards",
+          "rules of thumb: wins cheaply, ducks, covers; slips now and then",
+          "the strong bot's rule policy with simulated bids and Nil, no search",
+          "searches sampled deals on a small budget; no Blind Nil",
+          "the full strong bot: search, simulated bids, Blind Nil",
+      ), start=1)),
 )}
 
 
