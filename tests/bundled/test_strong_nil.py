@@ -114,3 +114,22 @@ def test_search_leads_a_heart_into_the_nil_bidders_high_hearts() -> None:
         assert report.card // 13 == 2, name(report.card)
         best_club = max(v for c, v in report.values.items() if c // 13 == 0)
         assert report.values[report.card] > best_club, report.values
+
+
+def test_sampler_gives_a_partnership_blind_nil_bidder_few_honours() -> None:
+    # Seat 0 at the first trick, nothing played. Seat 1 bid Blind Nil and exchanged
+    # cards with its partner: it gave away its most dangerous cards and got low ones,
+    # so the samples give it fewer queens, kings and aces than a seat that bid 3.
+    from bots.strong.evaluate import HONOURS_MASK
+    from bots.strong.sampler import knowledge, sample_deals
+    st = {"hand_no": 1, "seat": 0, "phase": "play", "dealer": 3,
+          "hand": ["2C", "5C", "9C", "3D", "7D", "JD", "4H", "8H", "TH", "2S", "6S", "9S", "QS"],
+          "bids": [3, 0, 4, 3], "blind": [False, True, False, False], "tricks": [0] * 4, "trick": [],
+          "leader": 0, "spades_broken": False, "played": [], "score": [0, 0], "bags": [0, 0]}
+    view = parse_view(st, 4, 0)
+    rng = random.Random(5)
+    deals = [d for _ in range(20) for d in sample_deals(knowledge(view, 3), 10, rng)]
+    honours = [sum((d[s] & HONOURS_MASK).bit_count() for d in deals) / len(deals) for s in range(4)]
+    assert honours[1] < 0.8 * honours[3], honours
+    off = [d for _ in range(20) for d in sample_deals(knowledge(view, 0), 10, rng)]  # no exchange
+    assert sum((d[1] & HONOURS_MASK).bit_count() for d in off) / len(off) > honours[1] + 0.5
