@@ -137,6 +137,14 @@ def _strong_and_opponent(template: dict, opponent: str, budget: str | None) -> t
                      f"(it has: {names}, and {SELF!r} for self-play)")
 
 
+def _short(stem: str) -> str:
+    """A tournament name (at most 48 characters) for a results folder's stem."""
+    for long, short in (("partnership", "p4"), ("two-player", "p2"), ("blind_nil_behind", "bnb"),
+                        ("blind_nil", "bn"), ("heuristic", "h"), ("reference", "ref")):
+        stem = stem.replace(long, short)
+    return stem[:39]
+
+
 def row_config(row: Row, matches: int, budget: str | None, out_root: Path, seed: int | None,
                reference: bool = False) -> tuple[Path, dict]:
     """Write the tournament config of ``row`` under ``out_root``; returns (path, cfg).
@@ -154,7 +162,7 @@ def row_config(row: Row, matches: int, budget: str | None, out_root: Path, seed:
     if reference:
         stem += "-reference"
     cfg = {k: v for k, v in template.items() if k not in ("bots", "output", "name")}
-    cfg["name"] = f"strength-{stem}"
+    cfg["name"] = "strength-" + _short(stem)
     cfg["rules"] = {**(cfg.get("rules") or {}), **row.rules_dict}
     if seed is not None:
         cfg["seed"] = seed
