@@ -96,7 +96,9 @@ class Arena:
         return st
 
     # -- the match --------------------------------------------------------------------
-    def play_match(self) -> MatchResult:
+    def play_match(self, hands: int | None = None) -> MatchResult:
+        """Play to the end of the match, or only its first ``hands`` hands (then the
+        result has no winner): paired single-hand experiments use ``hands=1``."""
         n = self.n
         names = [f"p{s}" for s in range(n)]
         variant = "partnership" if n == 4 else "two-player"
@@ -114,6 +116,8 @@ class Arena:
         while True:
             hand_no += 1
             records.append(self._play_hand(hand_no))
+            if hands is not None and hand_no >= hands:
+                return MatchResult(records, list(self.score), None)
             a, b = self.score
             winner = None
             over = False

@@ -169,6 +169,23 @@ def fit_logistic(xs: Sequence[Sequence[float]], ys: Sequence[float], ridge: floa
     return w
 
 
+def fit_blind_exchange(deals: int, seed: int, power: float = 0.75) -> list[float]:
+    """Weights of :func:`evaluate.blind_exchange_weight`: over ``deals`` random deals, the
+    likelihood ratio of a Blind Nil bidder's queens, kings and aces after the exchange as
+    this bot makes it (:func:`bidding._exchange`) against a random hand's, softened to
+    ``power`` (other bots pass differently), for 0..6 or more."""
+    from .bidding import _exchange  # local: bidding imports this module's siblings
+    rng = random.Random(seed)
+    after, before = [1] * 7, [1] * 7  # add-one smoothing
+    for _ in range(deals):
+        deck = list(range(52))
+        rng.shuffle(deck)
+        hands = [sum(1 << c for c in deck[s * 13:(s + 1) * 13]) for s in range(4)]
+        before[min(6, (hands[1] & evaluate.HONOURS_MASK).bit_count())] += 1
+        after[min(6, (_exchange(hands, 1, 3)[1] & evaluate.HONOURS_MASK).bit_count())] += 1
+    return [round((a / b) ** power, 3) for a, b in zip(after, before)]
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--hands", type=int, default=3000, help="hands to simulate per variant")
@@ -196,6 +213,9 @@ def main(argv: list[str] | None = None) -> int:
             rate = sum(data["blind"]) / len(data["blind"])
             params["blind_nil"]["p" + tag] = round(rate, 3)
             print(f"{n}-seat blind nil: {len(data['blind'])} bids, success {rate:.3f}")
+    params["blind_exchange4"] = dict(params.get("blind_exchange4", {}),
+                                     weights=fit_blind_exchange(10 * args.hands, args.seed))
+    print(f"4-seat blind nil exchange weights: {params['blind_exchange4']['weights']}")
     if args.write:
         with open(evaluate._PARAMS_FILE, "w", encoding="utf-8") as fh:
             json.dump(params, fh, indent=1)

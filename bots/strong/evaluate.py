@@ -175,3 +175,16 @@ def keep_odds() -> list[float]:
 def blind_nil_probability(n_seats: int) -> float:
     """Success rate of a blind nil (fitted by simulation, exchange included)."""
     return float(PARAMS["blind_nil"]["p4" if n_seats == 4 else "p2"])
+
+
+# Queens, kings and aces: what a Blind Nil bidder's exchange moves out of its hand.
+HONOURS_MASK = sum(1 << (13 * s + r) for s in range(4) for r in (10, 11, 12))
+
+
+def blind_exchange_weight(hand: int) -> float:
+    """How much likelier ``hand`` (13 cards) is as a partnership Blind Nil bidder's hand
+    after its exchange than as a random hand, by its queens, kings and aces (the bidder
+    passes its most dangerous cards and receives its partner's lowest)."""
+    w = PARAMS["blind_exchange4"]["weights"]
+    return float(w[min(len(w) - 1, (hand & HONOURS_MASK).bit_count())])
+

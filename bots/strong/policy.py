@@ -13,8 +13,16 @@ policy of the in-process self-play used for calibration. It thinks in *modes*:
 * ``set``: the contract is made but the opponents can still be set cheaply: take tricks;
 * ``duck``: otherwise avoid bags: play the highest card that loses.
 
-When an opponent bid nil and has taken nothing, following players duck under it instead
-of overtaking it, and leaders lead low, to make it take a trick.
+When an opponent bid nil and has taken nothing, the policy works to set it
+(:func:`_nil_attack_lead` and the follow rules below): a leader leads low in a suit the
+nil bidder still holds, best where all its cards of that suit are above the lead and
+its partner cannot cover (even when the side still needs tricks, as a set nil is worth
+far more than a trick); a follower never overtakes a trick the nil bidder is winning,
+keeps the trick low while the nil bidder is still to play, and otherwise gives away its
+second-lowest card of a suit rather than the lowest, keeping a low card to lead or play
+under the nil bidder later. The partner of a nil bidder covers: it leads a suit in which
+its top card beats all of the nil bidder's (or one the nil bidder is void in, so that it
+can shed a dangerous card), and overtakes a trick the nil bidder is winning.
 
 The policy sees the cards others may hold as masks: ``out`` (every card another seat may
 hold) and ``after`` (per seat still to play this trick, what it may hold). In a sampled
@@ -121,7 +129,7 @@ def choose(seat: int, hand: int, legal: int, trick: Sequence[tuple[int, int]], o
     remaining = hand.bit_count()
     mode, opp_nils = modes(seat, n, bids, tricks, remaining)
     if not trick:
-        return _lead(seat, hand, legal, out, mode, opp_nils, n, exact)
+        return _lead(seat, hand, legal, out, after, after_seats, mode, opp_nils, n, exact)
     led = trick[0][1] // 13
     wseat, wkey = trick[0][0], _key(trick[0][1], led)
     for s, c in trick[1:]:
@@ -162,7 +170,8 @@ def choose(seat: int, hand: int, legal: int, trick: Sequence[tuple[int, int]], o
             if mode == "take" and winners and not following:
                 pass
             elif losers:
-                return _low_discard(losers, following)
+                keep = _keep_low(legal & S[led], losers, opp_nils, after, after_seats, out, led) if following else -1
+                return keep if keep >= 0 else _low_discard(losers, following)
 
     if mode == "cover":
         partner = (seat + 2) % 4
@@ -179,6 +188,11 @@ def choose(seat: int, hand: int, legal: int, trick: Sequence[tuple[int, int]], o
             if winners:
                 return _top(winners) if following else _top(winners & SPADE_MASK or winners)
             return _low_discard(legal, following)
+
+    if opp_nils and following and mode != "cover":
+        keep = _keep_low(legal & S[led], losers, opp_nils, after, after_seats, out, led)
+        if keep >= 0 and mode in ("take", "set") and (not winners or (partner_winning and wkey > threat)):
+            return keep
 
     if mode in ("take", "set"):
         if partner_winning and wkey > threat:
@@ -240,8 +254,102 @@ def _shed_high(cards: int) -> int:
     return _top(cards)
 
 
-def _lead(seat: int, hand: int, legal: int, out: int, mode: str, opp_nils: Sequence[int],
-          n: int, exact: bool) -> int:
+def _holding(seat: int, after: Sequence[int], after_seats: Sequence[int]) -> int | None:
+    """What ``seat`` (still to play this trick) holds or may hold; None if it has played."""
+    for s, h in zip(after_seats, after):
+        if s == seat:
+            return h
+    return None
+
+
+def _keep_low(suit_cards: int, losers: int, opp_nils: Sequence[int], after: Sequence[int],
+              after_seats: Sequence[int], out: int, led: int) -> int:
+    """The card to give away from ``suit_cards`` (all losers wanted) while an opponent's
+    nil is alive: the second-lowest loser when the lowest card lies under every card of
+    the suit the nil bidder may hold (a card to lead or play under it later), else -1."""
+    spare = suit_cards & losers
+    if spare.bit_count() < 2:
+        return -1
+    low = _low(spare)
+    for t in opp_nils:
+        h = _holding(t, after, after_seats)
+        nil_suit = (h if h is not None else out) & S[led]
+        if nil_suit and not nil_suit & ((1 << low) - 1):
+            return _low(spare & ~(1 << low))
+    return -1
+
+
+def _nil_attack_lead(legal: int, after: Sequence[int], after_seats: Sequence[int],
+                     opp_nils: Sequence[int]) -> tuple[int, float]:
+    """The best low lead against an opponent's live nil, as (card, score); (-1, 0) if none.
+
+    A lead attacks when the nil bidder holds the suit and none of its cards of the suit
+    lies under the lead (so it must play over it): score 1; 3 when its partner also
+    cannot cover (no higher card of the suit, and no spade to ruff with when void). In a
+    sampled deal the holdings are the actual hands; from the seat's own view they are
+    what each seat may hold, so both tests are cautious there (a card that may be held
+    counts as held).
+    """
+    best, best_score = -1, 0.0
+    for t in opp_nils:
+        nil_hand = _holding(t, after, after_seats)
+        if nil_hand is None:
+            continue
+        partner_hand = _holding((t + 2) % 4, after, after_seats) or 0
+        for s in range(4):
+            sm = legal & S[s]
+            ns = nil_hand & S[s]
+            if not sm or not ns:
+                continue
+            c = _low(sm)
+            if ns & ((1 << c) - 1):
+                continue  # it can play under the lead
+            score = 1.0
+            ps = partner_hand & S[s]
+            ruff = not ps and s != 3 and partner_hand & SPADE_MASK
+            if not ruff and not (ps and _top(ps) > _low(ns)):
+                score = 3.0
+            # Among equals: the suit where the nil bidder has fewest cards to spare.
+            score -= 0.01 * ns.bit_count()
+            if score > best_score:
+                best, best_score = c, score
+    return best, best_score
+
+
+def _cover_lead(legal: int, after: Sequence[int], after_seats: Sequence[int], partner: int) -> int:
+    """A lead that keeps a nil partner safe in a known deal: the top card of a suit where
+    it beats every card the partner holds, or of a plain suit the partner is void in
+    (it sheds a dangerous card); -1 if none."""
+    ph = _holding(partner, after, after_seats)
+    if ph is None:
+        return -1
+    best, best_score = -1, 0.0
+    for s in range(4):
+        sm = legal & S[s]
+        if not sm:
+            continue
+        top = _top(sm)
+        ps = ph & S[s]
+        if ps:
+            score = 2.0 if top > _top(ps) else 0.0
+        else:
+            score = 2.5 if s != 3 and ph & NON_SPADE_MASK & ~S[s] else 0.0
+        score += 0.01 * (top % 13)
+        if score > best_score:
+            best, best_score = top, score
+    return best if best_score >= 2.0 else -1
+
+
+def _lead(seat: int, hand: int, legal: int, out: int, after: Sequence[int], after_seats: Sequence[int],
+          mode: str, opp_nils: Sequence[int], n: int, exact: bool) -> int:
+    if opp_nils and n == 4 and mode != "nil" and mode != "cover":
+        card, score = _nil_attack_lead(legal, after, after_seats, opp_nils)
+        if card >= 0 and (score >= 2.0 or mode in ("duck", "set")):
+            return card
+    if mode == "cover" and exact:
+        card = _cover_lead(legal, after, after_seats, (seat + 2) % 4)
+        if card >= 0:
+            return card
     if mode == "nil" or (opp_nils and mode in ("duck", "set")):
         # Lead the card with the most outstanding cards above it (safest low lead).
         best, best_cover = -1, -99

@@ -28,7 +28,7 @@ import math
 import random
 
 from .cards import FULL_DECK, SPADES, SUIT_MASKS, cards_of
-from .evaluate import expected_tricks, keep_odds, nil_probability
+from .evaluate import blind_exchange_weight, expected_tricks, keep_odds, nil_probability
 
 # Two-player: odds that the opponent kept a card it saw (it keeps good cards).
 _KEEP_ODDS = keep_odds()
@@ -52,6 +52,7 @@ class Knowledge:
     played_by: list[int] = dataclasses.field(default_factory=list)
     bids: list[int | None] = dataclasses.field(default_factory=list)
     blind: list[bool] = dataclasses.field(default_factory=list)
+    exchange: int = 0  # partnership: cards a Blind Nil bidder and its partner swap
 
 
 def shown_voids(played: list[tuple[int, int]], n: int, broken_at_start: bool = False) -> list[int]:
@@ -110,7 +111,7 @@ def knowledge(view: View, blind_nil_cards: int = 3) -> Knowledge:
             if known[s] & SUIT_MASKS[suit]:
                 voids[s] &= ~(1 << suit)
     return Knowledge(n, me, view.hand, counts, voids, known, pool, pile, maybe_opp, maybe_max,
-                     played_by, list(view.bids), list(view.blind))
+                     played_by, list(view.bids), list(view.blind), blind_nil_cards if n == 4 else 0)
 
 
 def deal_once(k: Knowledge, rng: random.Random) -> list[int] | None:
@@ -254,17 +255,27 @@ def bid_likelihood(bid: int, hand: int, n: int) -> float:
 
 
 def deal_weight(k: Knowledge, hands: list[int]) -> float:
-    """Product of the bid likelihoods of every other seat's original hand."""
+    """Product of the bid likelihoods of every other seat's original hand.
+
+    A Blind Nil says nothing about the cards it was bid on, but in partnership the
+    exchange that follows does: the bidder gives away its most dangerous cards and
+    receives its partner's lowest, so its hand holds few queens, kings and aces
+    (:func:`~bots.strong.evaluate.blind_exchange_weight`)."""
     w = 1.0
     for s in range(k.n):
         if s == k.me or s >= len(k.bids):
             continue
         b = k.bids[s]
-        if b is None or (b == 0 and k.blind[s]):
-            continue  # no bid yet, or a blind nil (says nothing about the cards)
+        if b is None:
+            continue  # no bid yet
         orig = hands[s] | k.played_by[s]
-        if orig.bit_count() == 13:
-            w *= bid_likelihood(b, orig, k.n)
+        if orig.bit_count() != 13:
+            continue
+        if b == 0 and k.blind[s]:
+            if k.exchange:
+                w *= blind_exchange_weight(orig)
+            continue
+        w *= bid_likelihood(b, orig, k.n)
     return w
 
 
