@@ -119,7 +119,8 @@ def ladder_table(results: Path) -> tuple[list[str], list[float]]:
 def think_line(results: Path, move_ms: float) -> str:
     """The bots' decision time per level, from the records (the referee's clock: wall time,
     so on a loaded machine an upper bound of their CPU time), and how many bots came near
-    the half-move-time cut, past which a level's sample budget is no longer what it does."""
+    the bot's wall-clock cut (``move_ms`` minus 25 ms + 15%, plus a bank share), past which a
+    level's sample budget is no longer what it does."""
     think: dict[str, float] = {}
     decisions: dict[str, int] = {}
     near_cut = 0
@@ -130,13 +131,13 @@ def think_line(results: Path, move_ms: float) -> str:
                 if stats and stats.get("decisions"):
                     think[bot] = think.get(bot, 0.0) + stats["decisions"] * stats["mean_ms"] / 1000
                     decisions[bot] = decisions.get(bot, 0) + stats["decisions"]
-                    near_cut += stats.get("max_ms", 0.0) >= 0.45 * move_ms
+                    near_cut += stats.get("max_ms", 0.0) >= 0.75 * move_ms
     parts = [f"{bot} {1000 * think[bot] / decisions[bot]:.1f} ms" for bot in sorted(think)]
     line = (f"decision time (wall, mean per decision): {', '.join(parts)}; "
             f"all decisions {sum(think.values()) / 60:.1f} min")
     if near_cut:
-        line += (f"\nwarning: in {near_cut} seat-matches a decision took 45% of move_ms or more: the bot "
-                 f"stops sampling at 50%, so those decisions may have done less than their budget")
+        line += (f"\nwarning: in {near_cut} seat-matches a decision took 75% of move_ms or more: the bot "
+                 f"stops sampling near 85% of it, so those decisions may have done less than their budget")
     return line
 
 

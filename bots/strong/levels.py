@@ -21,7 +21,8 @@ even steps under ``blind_nil_behind: 100``; the measured ladder is in docs/bots.
 
 Every level draws all its randomness from the bot's seeded generator and does a fixed
 amount of work (a sample count, not a time budget), so ``--seed`` replays it exactly as
-long as no decision reaches the half-move-time safety cut. ``--budget`` replaces the
+long as no decision reaches the wall-clock safety cut (``move_ms`` minus a margin, see
+:mod:`strong.timing`). ``--budget`` replaces the
 sample budget of a level that uses one (3, 4, 5).
 
 The level definitions are data (:data:`LEVELS`); :class:`LevelBot` is the strong bot with
