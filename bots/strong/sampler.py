@@ -32,6 +32,8 @@ from .evaluate import expected_tricks, keep_odds, nil_probability
 
 # Two-player: odds that the opponent kept a card it saw (it keeps good cards).
 _KEEP_ODDS = keep_odds()
+# ... and one that bid Blind Nil before its draw keeps low cards instead.
+_NIL_KEEP_ODDS = keep_odds("keep2nil")
 from .view import View
 
 
@@ -122,8 +124,11 @@ def deal_once(k: Knowledge, rng: random.Random) -> list[int] | None:
     caps = [k.counts[s] - k.known[s].bit_count() if s != k.me else 0 for s in range(n)]
     pool = k.pool
     voids = list(k.voids)
+    odds = _KEEP_ODDS
     if n == 2:
         opp = 1 - k.me
+        if len(k.bids) == 2 and k.bids[opp] == 0 and k.blind[opp]:
+            odds = _NIL_KEEP_ODDS
         if k.maybe_opp and k.maybe_max:
             # Each card of the opponent's Blind Nil exchange came from the 26 discards,
             # about half of which are ours.
@@ -166,7 +171,7 @@ def deal_once(k: Knowledge, rng: random.Random) -> list[int] | None:
         if len(elig) == 1:
             s = elig[0]
         else:
-            ws = [caps[s] * _KEEP_ODDS[c] if s == odds_seat else caps[s] for s in elig]
+            ws = [caps[s] * odds[c] if s == odds_seat else caps[s] for s in elig]
             x = rng.random() * sum(ws)
             for s, w in zip(elig, ws):
                 x -= w
