@@ -27,6 +27,7 @@ import dataclasses
 import math
 import random
 
+from .bidstyle import BidStyle
 from .cards import FULL_DECK, SPADES, SUIT_MASKS, cards_of
 from .evaluate import expected_tricks, keep_odds, nil_probability
 
@@ -54,6 +55,7 @@ class Knowledge:
     played_by: list[int] = dataclasses.field(default_factory=list)
     bids: list[int | None] = dataclasses.field(default_factory=list)
     blind: list[bool] = dataclasses.field(default_factory=list)
+    bid_styles: list[BidStyle] = dataclasses.field(default_factory=list)  # per seat, see bidstyle.py
 
 
 def shown_voids(played: list[tuple[int, int]], n: int, broken_at_start: bool = False) -> list[int]:
@@ -112,7 +114,7 @@ def knowledge(view: View, blind_nil_cards: int = 3) -> Knowledge:
             if known[s] & SUIT_MASKS[suit]:
                 voids[s] &= ~(1 << suit)
     return Knowledge(n, me, view.hand, counts, voids, known, pool, pile, maybe_opp, maybe_max,
-                     played_by, list(view.bids), list(view.blind))
+                     played_by, list(view.bids), list(view.blind), list(view.bid_styles))
 
 
 def deal_once(k: Knowledge, rng: random.Random) -> list[int] | None:
@@ -244,18 +246,19 @@ def deal_exhaustive(k: Knowledge, rng: random.Random) -> list[int] | None:
     return hands[:n]
 
 
-def bid_likelihood(bid: int, hand: int, n: int) -> float:
+def bid_likelihood(bid: int, hand: int, n: int, style: BidStyle = BidStyle()) -> float:
     """How likely a player holding ``hand`` (13 cards) was to bid ``bid``.
 
     Deliberately soft (wide spread, floor): opponents bid in styles we do not know, so
-    the weights only lean the samples toward plausible hands.
+    the weights only lean the samples toward plausible hands. ``style``: the seat's bids
+    relative to the model as learned this match (two-player, :mod:`bots.strong.bidstyle`).
     """
     p_nil = nil_probability(hand, n)
     if bid == 0:
         return max(0.02, p_nil)
-    e = expected_tricks(hand, n)
+    e = expected_tricks(hand, n) + style.offset
     d = bid - e
-    return max(0.01, math.exp(-d * d / (2 * 1.6 * 1.6))) * (1.0 - 0.7 * p_nil)
+    return max(0.01, math.exp(-d * d / (2 * style.spread * style.spread))) * (1.0 - 0.7 * p_nil)
 
 
 def deal_weight(k: Knowledge, hands: list[int]) -> float:
@@ -269,7 +272,7 @@ def deal_weight(k: Knowledge, hands: list[int]) -> float:
             continue  # no bid yet, or a blind nil (says nothing about the cards)
         orig = hands[s] | k.played_by[s]
         if orig.bit_count() == 13:
-            w *= bid_likelihood(b, orig, k.n)
+            w *= bid_likelihood(b, orig, k.n, k.bid_styles[s] if s < len(k.bid_styles) else BidStyle())
     return w
 
 
