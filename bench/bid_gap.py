@@ -134,10 +134,10 @@ def main(argv: list[str] | None = None) -> int:
             rows += replay(log, args.samples, rng)
     # An opponent's Nil changes the hand (it ducks everything): reported apart.
     normal = [r for r in rows if not r.opp_nil]
-    print(f"first player  {summary([r for r in normal if r.first])}")
-    print(f"second player {summary([r for r in normal if not r.first])}")
-    print(f"both roles    {summary(normal)}")
-    print(f"opponent Nil  {summary([r for r in rows if r.opp_nil])}")
+    groups = (("first player", [r for r in normal if r.first]), ("second player", [r for r in normal if not r.first]),
+              ("both roles", normal), ("opponent Nil", [r for r in rows if r.opp_nil]))
+    for label, group in groups:
+        print(f"{label:<14}{summary(group)}")
     return 0
 
 
