@@ -63,13 +63,6 @@ def predicted_bid(hand: int, n: int, nil_allowed: bool) -> int:
     return max(1, min(13, int(expected_tricks(hand, n) + 0.5)))
 
 
-def may_end_match(view: View, rules: RuleSet) -> bool:
-    """Can the hand being bid end the match (a side within a full 13-trick hand plus a
-    nil bonus of the target, or the last hand allowed)?"""
-    reach = 10 * 13 + max(rules.nil_bonus, rules.blind_nil_bonus)
-    return max(view.score) + reach >= rules.target or view.hand_no >= rules.max_hands
-
-
 def decide_bid(view: View, rules: RuleSet, legal: Sequence[int], cfg: BidConfig,
                rng: random.Random, log: Callable[[str], None] | None = None) -> int:
     """The bid from ``legal`` with the best simulated score-aware value."""
@@ -83,13 +76,7 @@ def decide_bid(view: View, rules: RuleSet, legal: Sequence[int], cfg: BidConfig,
     centre = max(1, int(est + 0.5))
     cands = [b for b in legal if b > 0 and centre - 2 <= b <= centre + 2]
     opp_nil = n == 2 and view.bids[1 - me] == 0
-    if n == 2 and may_end_match(view, rules):
-        # This hand can decide the match: the bid that wins it may be far from the hand's
-        # estimate (to reach the target, or to set an opponent about to reach it; a
-        # replayed loss bid 2 at 444-476 where only 7 tricks could win), so every bid is
-        # a candidate; the objective values the match's end.
-        cands = [b for b in legal if b > 0]
-    elif opp_nil:
+    if opp_nil:
         # A two-player opponent's Nil (or Blind Nil) ducks every trick it can, even once
         # broken, and a Blind Nil drawer kept low cards: this seat takes far more than
         # its hand model says (10-13 tricks in replayed matches), so every higher bid is
