@@ -19,6 +19,7 @@ import traceback
 from typing import Any, Callable, Mapping, TextIO
 
 from .bidding import BidConfig, choose_pass, decide_bid, decide_blind_nil
+from .bidstyle import BidStyles
 from .cards import CardError, mask_of, name, parse_card
 from .draw import blind_nil_discards, keep_card
 from .evaluate import expected_tricks
@@ -57,6 +58,7 @@ class StrongBot:
         self.load = LoadMeter()
         self.latency = LatencyMeter()
         self.finished = False
+        self.bid_styles = BidStyles()  # how the opponent bids, learned over the match
         self._reset_hand()
 
     # -- memory -----------------------------------------------------------------------
@@ -67,6 +69,7 @@ class StrongBot:
         self.passed_to: int | None = None
         self.received = 0
         self.received_from: Any = None
+        self.shown = [0, 0, 0, 0]  # cards each seat played this hand
 
     def log(self, text: str) -> None:
         if self.verbose:
@@ -101,10 +104,28 @@ class StrongBot:
         elif kind == "received":
             self.received |= mask_of(_safe_cards(msg.get("cards")))
             self.received_from = msg.get("from")
+        elif kind == "played":
+            seat = msg.get("seat")
+            if isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < len(self.shown):
+                self.shown[seat] |= mask_of(_safe_cards([msg.get("card")]))
+        elif kind == "hand_end":
+            self._learn_bid_style(msg)
         elif kind == "match_end":
             self.finished = True
         elif kind == "error":
             self._log(f"strong bot: referee error: {msg.get('message')!r}")
+
+    def _learn_bid_style(self, msg: Mapping[str, Any]) -> None:
+        """Two-player: the opponent played its whole hand, so its bid can be compared
+        with the hand it bid on (see bidstyle.py). Nil and Blind Nil bids are skipped."""
+        bids, blind = msg.get("bids"), msg.get("blind")
+        if self.n != 2 or not isinstance(bids, list) or not isinstance(blind, list) or len(bids) != 2 \
+                or len(blind) != 2:
+            return
+        opp = 1 - self.seat
+        bid = bids[opp]
+        if isinstance(bid, int) and not isinstance(bid, bool) and blind[opp] is False:
+            self.bid_styles.record(opp, bid, self.shown[opp], 2)
 
     def _plan(self, kind: Decision, view: View, t0: float) -> Plan:
         """The limits of a decision that started (its line read) at ``t0``."""
@@ -171,6 +192,7 @@ class StrongBot:
             v.passed |= self.passed
             v.passed_to = self.passed_to
         v.received |= self.received
+        v.bid_styles = self.bid_styles.table(self.n)
         return v
 
     def _request(self, kind: Any, msg: Mapping[str, Any], t0: float) -> tuple[str | None, Any]:

@@ -14,7 +14,10 @@ Nil and some seats to Blind Nil, so that the nil models see enough of them. Then
   :func:`evaluate.nil_features` (nil bidders);
 * ``blind_nil``: the observed Blind Nil success rate per variant;
 * ``keep2``: how often a two-player drawer keeps a card it saw, by rank (plain, spade),
-  which the sampler uses to deal the opponent the cards it likely kept.
+  which the sampler uses to deal the opponent the cards it likely kept;
+* ``keep2nil``: the same for a drawer that bid Blind Nil (it keeps low cards), from
+  draws simulated with the bot's own nil-plan keep decisions (:func:`draw_keep_rates`);
+  ``--keep2nil-only`` refits just this table.
 
 ``sim_optimism`` (how many tricks the bidding simulation takes away from the bidder) is
 not fitted here: it was measured (partnership) and tuned (two-player) in matches against
@@ -35,6 +38,7 @@ from typing import Sequence
 from . import evaluate
 from .arena import Arena, PolicyBot
 from .cards import mask_of, parse_card
+from .draw import keep_card
 
 
 class RecordingBot(PolicyBot):
@@ -101,6 +105,34 @@ def collect(n: int, hands_wanted: int, seed: int) -> dict[str, list]:
                     data["tricks"].append((evaluate.trick_features(hand), float(h.tricks[s])))
         hands += len(res.hands)
     return data
+
+
+def draw_keep_rates(hands: int, seed: int, nil_plan: bool) -> dict[str, list[float]]:
+    """How often the bot's keep decisions keep a card they saw, by rank (plain, spade),
+    over ``hands`` simulated two-player draws.
+
+    Only this seat's decisions matter, and they depend only on its own cards, so a draw
+    is a shuffled deck of which this seat sees cards 4i and 4i+1 on its turn i (the
+    opponent's cards in between are unseen either way). With the normal plan this
+    reproduces the self-play ``keep2`` table within a few hundredths."""
+    rng = random.Random(seed)
+    kept = [[0] * 13, [0] * 13]
+    seen = [[0] * 13, [0] * 13]
+    for _ in range(hands):
+        deck = list(range(52))
+        rng.shuffle(deck)
+        hand = discards = 0
+        for i in range(13):
+            a, b = deck[4 * i], deck[4 * i + 1]
+            keep, drop = (a, b) if keep_card(hand, discards, a, nil_plan) else (b, a)
+            hand |= 1 << keep
+            discards |= 1 << drop
+            for c, k in ((keep, 1), (drop, 0)):
+                sp = 1 if c // 13 == 3 else 0
+                seen[sp][c % 13] += 1
+                kept[sp][c % 13] += k
+    rates = [[round(kept[sp][r] / max(1, seen[sp][r]), 2) for r in range(13)] for sp in (0, 1)]
+    return {"plain": rates[0], "spade": rates[1]}
 
 
 def solve_linear(a: list[list[float]], b: list[float]) -> list[float]:
@@ -191,9 +223,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--hands", type=int, default=3000, help="hands to simulate per variant")
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--write", action="store_true", help="write the fit into params.json")
+    parser.add_argument("--keep2nil-only", action="store_true",
+                        help="refit only the Blind Nil drawer's keep rates (keep2nil, about a minute)")
     args = parser.parse_args(argv)
     params = json.loads(json.dumps(evaluate.PARAMS))
-    for n, tag in ((4, "4"), (2, "2")):
+    params["keep2nil"] = draw_keep_rates(2000, args.seed, nil_plan=True)
+    print(f"2-seat Blind Nil keep rates: plain {params['keep2nil']['plain']}, spades {params['keep2nil']['spade']}")
+    for n, tag in (() if args.keep2nil_only else ((4, "4"), (2, "2"))):
         data = collect(n, args.hands, args.seed + n)
         xs, ys = zip(*data["tricks"])
         w, sigma = fit_least_squares(xs, ys)

@@ -158,11 +158,12 @@ def nil_probability(hand: int, n_seats: int) -> float:
     return 1.0 / (1.0 + math.exp(-z))
 
 
-def keep_odds() -> list[float]:
+def keep_odds(table_name: str = "keep2") -> list[float]:
     """Per card, the odds that a two-player opponent kept it rather than discarded it,
     given that it saw the card (fitted by self-play, softened toward even odds because
-    other bots keep differently). Indexed by card int."""
-    table = PARAMS["keep2"]
+    other bots keep differently). Indexed by card int. ``table_name``: ``keep2`` for a
+    normal drawer, ``keep2nil`` for one that bid Blind Nil before its draw."""
+    table = PARAMS[table_name]
     out = []
     for suit in range(4):
         rates = table["spade" if suit == 3 else "plain"]

@@ -27,11 +27,14 @@ import dataclasses
 import math
 import random
 
+from .bidstyle import BidStyle
 from .cards import FULL_DECK, SPADES, SUIT_MASKS, cards_of
 from .evaluate import blind_exchange_weight, expected_tricks, keep_odds, nil_probability
 
 # Two-player: odds that the opponent kept a card it saw (it keeps good cards).
 _KEEP_ODDS = keep_odds()
+# ... and one that bid Blind Nil before its draw keeps low cards instead.
+_NIL_KEEP_ODDS = keep_odds("keep2nil")
 from .view import View
 
 
@@ -53,6 +56,7 @@ class Knowledge:
     bids: list[int | None] = dataclasses.field(default_factory=list)
     blind: list[bool] = dataclasses.field(default_factory=list)
     exchange: int = 0  # partnership: cards a Blind Nil bidder and its partner swap
+    bid_styles: list[BidStyle] = dataclasses.field(default_factory=list)  # per seat, see bidstyle.py
 
 
 def shown_voids(played: list[tuple[int, int]], n: int, broken_at_start: bool = False) -> list[int]:
@@ -111,7 +115,8 @@ def knowledge(view: View, blind_nil_cards: int = 3) -> Knowledge:
             if known[s] & SUIT_MASKS[suit]:
                 voids[s] &= ~(1 << suit)
     return Knowledge(n, me, view.hand, counts, voids, known, pool, pile, maybe_opp, maybe_max,
-                     played_by, list(view.bids), list(view.blind), blind_nil_cards if n == 4 else 0)
+                     played_by, list(view.bids), list(view.blind), exchange=blind_nil_cards if n == 4 else 0,
+                     bid_styles=list(view.bid_styles))
 
 
 def deal_once(k: Knowledge, rng: random.Random) -> list[int] | None:
@@ -123,8 +128,11 @@ def deal_once(k: Knowledge, rng: random.Random) -> list[int] | None:
     caps = [k.counts[s] - k.known[s].bit_count() if s != k.me else 0 for s in range(n)]
     pool = k.pool
     voids = list(k.voids)
+    odds = _KEEP_ODDS
     if n == 2:
         opp = 1 - k.me
+        if len(k.bids) == 2 and k.bids[opp] == 0 and k.blind[opp]:
+            odds = _NIL_KEEP_ODDS
         if k.maybe_opp and k.maybe_max:
             # Each card of the opponent's Blind Nil exchange came from the 26 discards,
             # about half of which are ours.
@@ -167,7 +175,7 @@ def deal_once(k: Knowledge, rng: random.Random) -> list[int] | None:
         if len(elig) == 1:
             s = elig[0]
         else:
-            ws = [caps[s] * _KEEP_ODDS[c] if s == odds_seat else caps[s] for s in elig]
+            ws = [caps[s] * odds[c] if s == odds_seat else caps[s] for s in elig]
             x = rng.random() * sum(ws)
             for s, w in zip(elig, ws):
                 x -= w
@@ -240,18 +248,19 @@ def deal_exhaustive(k: Knowledge, rng: random.Random) -> list[int] | None:
     return hands[:n]
 
 
-def bid_likelihood(bid: int, hand: int, n: int) -> float:
+def bid_likelihood(bid: int, hand: int, n: int, style: BidStyle = BidStyle()) -> float:
     """How likely a player holding ``hand`` (13 cards) was to bid ``bid``.
 
     Deliberately soft (wide spread, floor): opponents bid in styles we do not know, so
-    the weights only lean the samples toward plausible hands.
+    the weights only lean the samples toward plausible hands. ``style``: the seat's bids
+    relative to the model as learned this match (two-player, :mod:`bots.strong.bidstyle`).
     """
     p_nil = nil_probability(hand, n)
     if bid == 0:
         return max(0.02, p_nil)
-    e = expected_tricks(hand, n)
+    e = expected_tricks(hand, n) + style.offset
     d = bid - e
-    return max(0.01, math.exp(-d * d / (2 * 1.6 * 1.6))) * (1.0 - 0.7 * p_nil)
+    return max(0.01, math.exp(-d * d / (2 * style.spread * style.spread))) * (1.0 - 0.7 * p_nil)
 
 
 def deal_weight(k: Knowledge, hands: list[int]) -> float:
@@ -275,7 +284,7 @@ def deal_weight(k: Knowledge, hands: list[int]) -> float:
             if k.exchange:
                 w *= blind_exchange_weight(orig)
             continue
-        w *= bid_likelihood(b, orig, k.n)
+        w *= bid_likelihood(b, orig, k.n, k.bid_styles[s] if s < len(k.bid_styles) else BidStyle())
     return w
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 import dataclasses
 from typing import Any, Mapping
 
+from .bidstyle import BidStyle
 from .cards import CardError, mask_of, parse_card, trick_winner
 
 
@@ -40,6 +41,9 @@ class View:
     received_from: int | str | None = None
     move_ms: int | None = None
     bank_ms: int | None = None
+    # Per seat, how it bids relative to the hand model, learned this match (empty: the
+    # prior for every seat; see bidstyle.py).
+    bid_styles: list[BidStyle] = dataclasses.field(default_factory=list)
 
     @property
     def partner(self) -> int | None:
