@@ -91,7 +91,7 @@ def partner_games(schedule: Sequence[ScheduledMatch], done: Mapping[str, Played]
 def _games(schedule: Sequence[ScheduledMatch], done: Mapping[str, Played]
            ) -> list[tuple[TeamGame, tuple[str, ...] | None]]:
     """Each finished match as a team game, with its twin pair's two ids (None for a single match)."""
-    games = []
+    games: list[tuple[TeamGame, tuple[str, ...] | None]] = []
     for match in schedule:
         played = done.get(match.match_id)
         if played is None or match.seating is None:
@@ -111,9 +111,9 @@ def _team_twins(games: Sequence[tuple[TeamGame, tuple[str, ...] | None]]) -> dic
         for team, points in ((game.team_a, game.score_a), (game.team_b, 1 - game.score_a)):
             legs[(min(team), max(team)), twin].append(points)
     out: dict[tuple[int, int], Pentanomial] = collections.defaultdict(Pentanomial)
-    for (team, _), points in legs.items():
-        if len(points) == 2:
-            out[team] = out[team].add(points[0], points[1])
+    for (team, _), leg_points in legs.items():
+        if len(leg_points) == 2:
+            out[team] = out[team].add(leg_points[0], leg_points[1])
     return out
 
 
