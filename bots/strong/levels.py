@@ -87,11 +87,11 @@ LEVELS: dict[int, Level] = {lv.number: lv for lv in (
     Level(1, "legal play and sane bids, mostly random cards",
           Play.POLICY, Bidding.MODEL, blind_nil=False, slip=0.65, bid_shift=1.0),
     Level(2, "rules of thumb: wins cheaply, ducks, covers; slips now and then",
-          Play.POLICY, Bidding.MODEL, blind_nil=False, slip=0.25, bid_shift=1.0),
+          Play.POLICY, Bidding.MODEL, blind_nil=False, slip=0.3, bid_shift=1.0),
     Level(3, "the strong bot's rule policy with simulated bids and Nil, no search",
           Play.POLICY, Bidding.SIMULATED, blind_nil=False, samples4=8, samples2=8),
     Level(4, "searches sampled deals on a small budget; no Blind Nil",
-          Play.SEARCH, Bidding.SIMULATED, blind_nil=False, samples4=12, samples2=18),
+          Play.SEARCH, Bidding.SIMULATED, blind_nil=False, samples4=20, samples2=30),
     Level(5, "the full strong bot: search, simulated bids, Blind Nil",
           Play.SEARCH, Bidding.SIMULATED, blind_nil=True, samples4=32, samples2=48),
 )}
