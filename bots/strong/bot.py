@@ -85,6 +85,10 @@ class StrongBot:
             return None
         rid = msg["id"]
         try:
+            if kind != "hello":  # hello starts the clock itself
+                # Here, not in _request: every request moves the clock, whoever answers it
+                # (a level's own plays and bids too), and each moves it once.
+                self._read_clock(msg)
             field, value = self._request(kind, msg, t0)
         except Exception:  # a bug must never cost the match: answer a legal default
             self._log("strong bot: decision failed, answering a default:\n" + traceback.format_exc())
@@ -199,7 +203,6 @@ class StrongBot:
         if kind == "hello":
             self._hello(msg)
             return "name", self.name
-        self._read_clock(msg)
         view = self._view(msg)
         if kind == "blind_nil":
             bid_cfg = self._bid_config(view, t0)

@@ -39,8 +39,6 @@ class View:
     passed_to: int | None = None
     received: int = 0  # cards this seat received in an exchange
     received_from: int | str | None = None
-    move_ms: int | None = None
-    bank_ms: int | None = None
     # Per seat, how it bids relative to the hand model, learned this match (empty: the
     # prior for every seat; see bidstyle.py).
     bid_styles: list[BidStyle] = dataclasses.field(default_factory=list)
@@ -127,9 +125,4 @@ def parse_view(state: Mapping[str, Any], n: int, seat: int) -> View:
     v.discards = mask_of(_cards(state.get("discards")))
     v.passed = mask_of(_cards(state.get("passed")))
     v.received = mask_of(_cards(state.get("received")))
-    t = state.get("time")
-    if isinstance(t, Mapping):
-        v.move_ms = _int(t.get("move_ms"), 0) or None
-        bank = t.get("bank_ms")
-        v.bank_ms = _int(bank, 0) if bank is not None else None
     return v
