@@ -455,12 +455,17 @@ class Typist:
             reject("lots", "not a bid: 'lots'")
             if not self.commands_done:
                 self.commands_done = True
+                # Each command waits for the prompt to come back before the next
+                # line is typed: the adapter discards keys typed while it was not
+                # asking (TCSAFLUSH), so typing ahead would lose them.
                 m = screen.mark()
                 adapter.type("help")
                 screen.wait_for("nil (or 0)", m)
+                screen.wait_for("\u203a ", m)
                 m = screen.mark()
                 adapter.type("score")
                 screen.wait_for("playing to 300", m)
+                screen.wait_for("\u203a ", m)
             adapter.type("3")
         elif kind == "pass":
             assert "Pass 3 cards to Partner" in prompt
