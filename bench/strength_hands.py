@@ -15,6 +15,8 @@ difference to the first setting with its standard error.
 from __future__ import annotations
 
 import argparse
+import functools
+import json
 import math
 import sys
 from pathlib import Path
@@ -45,13 +47,56 @@ class Heuristic:
         return None
 
 
-def apply(setting: str) -> None:
-    """Set one tunable: ``sim_optimism=X`` (partnership bidding optimism)."""
-    key, _, value = setting.partition("=")
-    if key == "sim_optimism":
-        evaluate.PARAMS["sim_optimism"]["4"] = float(value)
-    else:
-        raise SystemExit(f"error: unknown setting {key!r} (known: sim_optimism), got: {setting!r}")
+def _exact4(value: str) -> None:
+    """Partnership exact-search depth (cards in hand) of the play search."""
+    from bots.strong import bot
+    bot.SearchConfig = functools.partial(_ORIGINAL["SearchConfig"], exact_cards4=int(value))  # type: ignore[misc]
+
+
+def _nil_min(value: str) -> None:
+    from bots.strong import bidding
+    bidding.NIL_MIN_PROBABILITY = float(value)
+
+
+def _sim_optimism(value: str) -> None:
+    evaluate.PARAMS["sim_optimism"]["4"] = float(value)
+
+
+#: The tunables ``--set`` knows (each sets a module-level knob); ``budget`` is the strong
+#: bot's budget (``--budget`` by default).
+SETTINGS = {"sim_optimism": _sim_optimism, "exact4": _exact4, "nil_min": _nil_min}
+
+_ORIGINAL: dict[str, object] = {}
+
+
+def _reset() -> None:
+    """Undo every earlier setting (each setting is measured from the shipped bot)."""
+    from bots.strong import bidding, bot
+    if not _ORIGINAL:
+        _ORIGINAL.update(SearchConfig=bot.SearchConfig, nil_min=bidding.NIL_MIN_PROBABILITY,
+                         params=json.dumps(evaluate.PARAMS))
+    bot.SearchConfig = _ORIGINAL["SearchConfig"]  # type: ignore[misc]
+    bidding.NIL_MIN_PROBABILITY = _ORIGINAL["nil_min"]  # type: ignore[assignment]
+    evaluate.PARAMS.clear()
+    evaluate.PARAMS.update(json.loads(str(_ORIGINAL["params"])))
+
+
+def apply(setting: str, budget: str) -> Budget:
+    """Reset, then apply a comma-separated list of ``KEY=VALUE`` tunables (see
+    :data:`SETTINGS`; ``base`` is the shipped bot); return the budget to play with."""
+    _reset()
+    for item in filter(None, setting.split(",")):
+        key, _, value = item.partition("=")
+        if key == "base":
+            continue
+        if key == "budget":
+            budget = value
+            continue
+        if key not in SETTINGS:
+            raise SystemExit(f"error: unknown setting {key!r} (known: base, budget, {', '.join(SETTINGS)}), "
+                             f"got: {setting!r}")
+        SETTINGS[key](value)
+    return Budget.parse(budget)
 
 
 def play(deal: int, leg: int, budget: Budget, rules: RuleSet) -> tuple[float, int, int]:
@@ -66,34 +111,53 @@ def play(deal: int, leg: int, budget: Budget, rules: RuleSet) -> tuple[float, in
     return h.points[side] - h.points[1 - side], int(bool(contract) and took >= contract), int(bool(contract))
 
 
+def _job(task: tuple[str, str, list[str], int, int]) -> tuple[str, int, int, float, int, int]:
+    setting, budget, rule_args, deal, leg = task
+    import yaml
+    rules = RuleSet.from_mapping({k: yaml.safe_load(v) for k, _, v in (r.partition("=") for r in rule_args)})
+    net, made, bid = play(deal, leg, apply(setting, budget), rules)
+    return setting, deal, leg, net, made, bid
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--deals", type=int, default=40)
     parser.add_argument("--first-deal", type=int, default=1)
-    parser.add_argument("--set", action="append", default=[], dest="settings", metavar="KEY=VALUE")
+    parser.add_argument("--set", action="append", default=[], dest="settings", metavar="KEY=VALUE[,...]",
+                        help="one setting to measure (repeatable; the first is the reference)")
     parser.add_argument("--budget", default="16samples")
     parser.add_argument("--rule", action="append", default=["blind_nil=false"], metavar="KEY=VALUE")
+    parser.add_argument("--jobs", type=int, default=1, help="hands at once (processes)")
+    parser.add_argument("--save", type=Path, help="write every hand's result here (JSON lines)")
     args = parser.parse_args(argv)
-    import yaml
-    rules = RuleSet.from_mapping({k: yaml.safe_load(v) for k, _, v in (r.partition("=") for r in args.rule)})
-    budget = Budget.parse(args.budget)
-    settings = args.settings or ["sim_optimism=0.25"]
-    results: dict[str, list[float]] = {}
-    for setting in settings:
-        apply(setting)
-        nets, made, bid = [], 0, 0
-        for d in range(args.first_deal, args.first_deal + args.deals):
-            for leg in (0, 1):
-                net, m, b = play(d, leg, budget, rules)
-                nets.append(net)
-                made += m
-                bid += b
-        results[setting] = nets
-        base = results[settings[0]]
-        diffs = [a - b for a, b in zip(nets, base)]
+    settings = args.settings or ["base"]
+    tasks = [(st, args.budget, args.rule, d, leg) for st in settings
+             for d in range(args.first_deal, args.first_deal + args.deals) for leg in (0, 1)]
+    for st in settings:
+        apply(st, args.budget)  # a bad setting fails before any hand is played
+    rows: dict[str, dict[tuple[int, int], tuple[float, int, int]]] = {st: {} for st in settings}
+    if args.jobs > 1:
+        import multiprocessing
+        with multiprocessing.get_context("fork").Pool(args.jobs) as pool:
+            done = list(pool.imap_unordered(_job, tasks))
+    else:
+        done = [_job(t) for t in tasks]
+    for st, d, leg, net, m, b in done:
+        rows[st][(d, leg)] = (net, m, b)
+    if args.save:
+        with args.save.open("w") as f:
+            for st, d, leg, net, m, b in done:
+                f.write(json.dumps({"setting": st, "deal": d, "leg": leg, "net": net, "made": m, "bid": b}) + "\n")
+    base = rows[settings[0]]
+    for st in settings:
+        r = rows[st]
+        keys = sorted(r)
+        nets = [r[k][0] for k in keys]
+        diffs = [r[k][0] - base[k][0] for k in keys]
         mean = sum(diffs) / len(diffs)
         se = math.sqrt(sum((x - mean) ** 2 for x in diffs) / max(1, len(diffs) - 1) / len(diffs))
-        print(f"{setting:<22} hands {len(nets):>4}  net/hand {sum(nets) / len(nets):>+7.1f}  contracts made "
+        made, bid = sum(r[k][1] for k in keys), sum(r[k][2] for k in keys)
+        print(f"{st:<30} hands {len(nets):>4}  net/hand {sum(nets) / len(nets):>+7.1f}  contracts made "
               f"{made}/{bid}  vs first {mean:>+6.1f} +- {se:.1f}", flush=True)
     return 0
 
