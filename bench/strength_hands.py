@@ -58,13 +58,25 @@ def _nil_min(value: str) -> None:
     bidding.NIL_MIN_PROBABILITY = float(value)
 
 
+def _bid_samples(value: str) -> None:
+    """A separate sample count for bids (plays keep the budget's)."""
+    from bots.strong.bidding import BidConfig
+    original = _ORIGINAL["bid_config"]
+
+    def bid_config(self: StrongBot, view: object, t0: float) -> BidConfig:
+        cfg = original(self, view, t0)  # type: ignore[operator]
+        return BidConfig(deadline=cfg.deadline, samples=int(value), max_samples=cfg.max_samples)
+
+    StrongBot._bid_config = bid_config  # type: ignore[method-assign]
+
+
 def _sim_optimism(value: str) -> None:
     evaluate.PARAMS["sim_optimism"]["4"] = float(value)
 
 
 #: The tunables ``--set`` knows (each sets a module-level knob); ``budget`` is the strong
 #: bot's budget (``--budget`` by default).
-SETTINGS = {"sim_optimism": _sim_optimism, "exact4": _exact4, "nil_min": _nil_min}
+SETTINGS = {"sim_optimism": _sim_optimism, "exact4": _exact4, "nil_min": _nil_min, "bid_samples": _bid_samples}
 
 _ORIGINAL: dict[str, object] = {}
 
@@ -74,8 +86,9 @@ def _reset() -> None:
     from bots.strong import bidding, bot
     if not _ORIGINAL:
         _ORIGINAL.update(SearchConfig=bot.SearchConfig, nil_min=bidding.NIL_MIN_PROBABILITY,
-                         params=json.dumps(evaluate.PARAMS))
+                         params=json.dumps(evaluate.PARAMS), bid_config=StrongBot._bid_config)
     bot.SearchConfig = _ORIGINAL["SearchConfig"]  # type: ignore[misc]
+    StrongBot._bid_config = _ORIGINAL["bid_config"]  # type: ignore[method-assign]
     bidding.NIL_MIN_PROBABILITY = _ORIGINAL["nil_min"]  # type: ignore[assignment]
     evaluate.PARAMS.clear()
     evaluate.PARAMS.update(json.loads(str(_ORIGINAL["params"])))

@@ -15,6 +15,7 @@ import subprocess
 import tempfile
 import threading
 import time
+import warnings
 from collections import Counter
 from multiprocessing import resource_tracker
 from pathlib import Path
@@ -43,8 +44,13 @@ TEST_SECRET = bytes(range(32))
 
 
 def local_cluster(n: int = 2, per: int = 1, **kwargs: Any) -> Any:
-    return distributed.LocalCluster(n_workers=n, threads_per_worker=per, processes=True, resources={"match": per},
-                                    dashboard_address=None, silence_logs=logging.ERROR, preload=[PRELOAD], **kwargs)
+    with warnings.catch_warnings():
+        # As in the executor: the scheduler's HTTP port moves aside when 8787 is taken
+        # (another cluster of this module, or of a parallel test run).
+        warnings.filterwarnings("ignore", message="Port .* is already in use")
+        return distributed.LocalCluster(n_workers=n, threads_per_worker=per, processes=True,
+                                        resources={"match": per}, dashboard_address=None,
+                                        silence_logs=logging.ERROR, preload=[PRELOAD], **kwargs)
 
 
 @pytest.fixture(scope="module")
