@@ -10,6 +10,13 @@ points per hand (its points minus the opponents'), contracts made, and the paire
 difference to the first setting with its standard error.
 
     python3 bench/strength_hands.py --deals 40 --set sim_optimism=0.25 --set sim_optimism=1.0
+    python3 bench/strength_hands.py --deals 60 --budget 32samples --jobs 2 \
+        --set base --set budget=128samples --set bid_samples=128 --set exact4=6,nil_min=0.8
+
+Each ``--set`` is measured from the shipped bot (earlier settings are undone first); a
+comma joins several tunables into one setting. Every hand is seeded by its deal number,
+so a setting's hands are the same in every run and ``--save`` files of separate runs
+can be paired hand by hand.
 """
 
 from __future__ import annotations
