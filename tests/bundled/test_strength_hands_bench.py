@@ -1,0 +1,59 @@
+"""bench/strength_hands.py, the in-process tuning tool: every setting is measured from
+the shipped bot (the knobs of an earlier setting are undone), a bad setting is refused
+before any hand is played, and one tiny run plays and saves real hands."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+_spec = importlib.util.spec_from_file_location("strength_hands_bench", ROOT / "bench" / "strength_hands.py")
+assert _spec is not None and _spec.loader is not None
+hands = importlib.util.module_from_spec(_spec)
+sys.modules["strength_hands_bench"] = hands
+_spec.loader.exec_module(hands)
+
+from bots.strong import bidding, bot, evaluate  # noqa: E402
+from bots.strong.bot import Budget, StrongBot  # noqa: E402
+
+
+def test_each_setting_starts_from_the_shipped_bot() -> None:
+    shipped = (bot.SearchConfig, bidding.NIL_MIN_PROBABILITY, evaluate.PARAMS["sim_optimism"]["4"],
+               StrongBot._bid_config)
+    try:
+        budget = hands.apply("exact4=6,nil_min=0.9,sim_optimism=1.5,bid_samples=7,budget=5samples", "32samples")
+        assert budget == Budget(ms=None, samples=5)
+        assert bot.SearchConfig().exact_cards4 == 6
+        assert bidding.NIL_MIN_PROBABILITY == 0.9
+        assert evaluate.PARAMS["sim_optimism"]["4"] == 1.5
+        assert StrongBot._bid_config is not shipped[3]
+        assert hands.apply("base", "32samples") == Budget(ms=None, samples=32)
+        assert (bot.SearchConfig, bidding.NIL_MIN_PROBABILITY, evaluate.PARAMS["sim_optimism"]["4"],
+                StrongBot._bid_config) == shipped
+    finally:
+        hands.apply("base", "32samples")
+
+
+def test_an_unknown_setting_is_refused_with_its_name(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as err:
+        hands.main(["--set", "base", "--set", "exact4=6,bogus=1", "--deals", "1"])
+    assert "unknown setting 'bogus'" in str(err.value) and "exact4=6,bogus=1" in str(err.value)
+
+
+def test_a_tiny_run_plays_both_legs_of_every_deal_and_saves_them(tmp_path: Path,
+                                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "hands.jsonl"
+    assert hands.main(["--deals", "1", "--budget", "2samples", "--set", "base", "--set", "bid_samples=3",
+                       "--save", str(out)]) == 0
+    rows = [json.loads(line) for line in out.read_text().splitlines()]
+    assert sorted((r["setting"], r["leg"]) for r in rows) == [("base", 0), ("base", 1),
+                                                             ("bid_samples=3", 0), ("bid_samples=3", 1)]
+    assert all(r["deal"] == 1 and isinstance(r["net"], (int, float)) for r in rows)
+    printed = capsys.readouterr().out.splitlines()
+    assert printed[0].startswith("base") and "hands    2" in printed[0]
+    assert printed[1].startswith("bid_samples=3")
