@@ -36,7 +36,7 @@ import enum
 import itertools
 import random
 from operator import attrgetter, itemgetter
-from typing import Any, Callable, NamedTuple, Sequence, Union
+from typing import Any, Callable, NamedTuple, NoReturn, Sequence, TypeGuard, Union, cast
 
 from referee.game import cards as C
 from referee.game.cards import (
@@ -520,14 +520,14 @@ def legal_actions(st: State) -> Sequence:
     if phase is Phase.KEEP:
         return [True, False]
     if phase is Phase.DISCARD:
-        hand = cards_of(st.hands[st.turn])
-        return [combo for k in range(st.pending_count + 1) for combo in itertools.combinations(hand, k)]
+        held = cards_of(st.hands[st.turn])
+        return [combo for k in range(st.pending_count + 1) for combo in itertools.combinations(held, k)]
     if phase is Phase.PASS:
         return list(itertools.combinations(cards_of(st.hands[st.turn]), st.pending_count))
     return []
 
 
-def _is_int(x: object) -> bool:
+def _is_int(x: object) -> TypeGuard[int]:
     return isinstance(x, int) and not isinstance(x, bool)
 
 
@@ -604,6 +604,12 @@ def fallback_action(st: State) -> Action:
 # --------------------------------------------------------------------------- step
 
 
+def _reject(st: State, action: object) -> NoReturn:
+    """Raise the precise :class:`IllegalAction` for an action already known to be illegal."""
+    check_action(st, action)
+    raise AssertionError(f"check_action passed an action step() found illegal: {action!r}")
+
+
 def step(st: State, action: Action) -> State:
     """Apply ``action`` for the seat to act and return the new state.
 
@@ -624,8 +630,10 @@ def step(st: State, action: Action) -> State:
         else:
             mask = hand & 0x7FFFFFFFFF or hand  # bits 0..38: the non-spades
         # (A card above 51 is not in the mask; a negative one must not reach the shift.)
-        if action.__class__ is not int or action < 0 or not mask >> action & 1:
-            check_action(st, action)  # raises with the precise reason
+        # (``type(x) is int`` and not ``isinstance``: a bool is no card; it also
+        # tells the type checker that ``action`` is a card number below.)
+        if type(action) is not int or action < 0 or not mask >> action & 1:
+            _reject(st, action)
         # The new state: every slot is stored below, on every path. (Calling
         # the class, which has no __init__, is cheaper than object.__new__.)
         new = State()
@@ -806,7 +814,8 @@ def _finish_hand(st: State, events: list[Event]) -> None:
     """
     c = st._ctx
     rules, hand_no, bids, blind, tricks = c.rules, c.hand_no, c.bids, c.blind, st.tricks
-    scored = score_hand(c.variant, rules, bids, blind, tricks, c.bags)
+    # Every seat has bid by the end of a hand: no None is left in ``bids``.
+    scored = score_hand(c.variant, rules, cast("tuple[int, ...]", bids), blind, tricks, c.bags)
     a, b = scored.sides
     points = (a.points, b.points)
     c.score = score = (c.score[0] + a.points, c.score[1] + b.points)
