@@ -16,7 +16,7 @@ def test_a_skip_fails_only_in_ci(pytester: pytest.Pytester, monkeypatch: pytest.
     monkeypatch.setenv("CI", ci)
     pytester.makeconftest(CONFTEST)
     pytester.makepyfile("import pytest\n\ndef test_needs_a_tool():\n    pytest.skip('chromium is not installed')\n")
-    result = pytester.runpytest_inprocess("-p", "no:xdist")
+    result = pytester.runpytest_inprocess("-p", "no:xdist", "-p", "no:benchmark")
     result.assert_outcomes(**expected)
     if ci:
         result.stdout.fnmatch_lines(["*skipped in CI, which counts as a failure*chromium is not installed*"])
@@ -28,7 +28,7 @@ def test_a_module_skipped_at_import_fails_only_in_ci(pytester: pytest.Pytester, 
     monkeypatch.setenv("CI", ci)
     pytester.makeconftest(CONFTEST)
     pytester.makepyfile("import pytest\n\npytest.importorskip('no_such_module_here')\n\ndef test_x():\n    pass\n")
-    result = pytester.runpytest_inprocess("-p", "no:xdist")
+    result = pytester.runpytest_inprocess("-p", "no:xdist", "-p", "no:benchmark")
     result.assert_outcomes(**expected)
     if ci:
         result.stdout.fnmatch_lines(["*skipped in CI, which counts as a failure*no_such_module_here*"])
