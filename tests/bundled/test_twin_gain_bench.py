@@ -1,0 +1,64 @@
+"""bench/twin_gain.py: the duplicate comparison pairs each side's cards across the twin
+matches (the strong bot's result against the opponent's with the same cards) and sorts
+them by what became of the contracts."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+_spec = importlib.util.spec_from_file_location("twin_gain_bench", ROOT / "bench" / "twin_gain.py")
+assert _spec is not None and _spec.loader is not None
+twin = importlib.util.module_from_spec(_spec)
+sys.modules["twin_gain_bench"] = twin
+_spec.loader.exec_module(twin)
+
+
+def hand(number: int, bids: list[int], tricks: list[int], points: list[int]) -> dict:
+    return {"hand": number, "bids": bids, "tricks": tricks, "points": points}
+
+
+def record(name: str, bots: list[str], hands: list[dict]) -> dict:
+    return {"match": name, "variant": "partnership", "bots": bots, "hands": hands}
+
+
+S, H = "strong", "heuristic"
+RECORDS = [
+    # Twin a: strong holds side 0's cards (seats 0, 2) and makes 5; heuristic's side 1 is set.
+    record("001-x-1a", [S, H, S, H], [hand(1, [3, 4, 2, 4], [3, 3, 3, 4], [51, -80]),
+                                       hand(2, [0, 3, 4, 3], [0, 5, 4, 4], [140, -60])]),
+    # Twin b: the same cards, seats swapped: heuristic on side 0 is set, strong on side 1 makes 8.
+    # Hand 2 was not reached in this twin, so only hand 1 is compared.
+    record("001-x-1b", [H, S, H, S], [hand(1, [4, 4, 3, 4], [2, 4, 2, 5], [-70, 81])]),
+]
+
+
+def test_each_side_of_a_shared_hand_is_compared_with_the_same_cards_in_the_twin() -> None:
+    pairs = list(twin.twin_side_hands(RECORDS, S))
+    assert len(pairs) == 2  # hand 1, both sides; hand 2 exists in one twin only
+    (mine0, theirs0), (mine1, theirs1) = pairs
+    assert (mine0.points, theirs0.points) == (51, -70)  # side 0: strong in a, heuristic in b
+    assert (mine0.outcome, theirs0.outcome) == ("made", "set")
+    assert (mine1.points, theirs1.points) == (81, -80)  # side 1: strong in b, heuristic in a
+    text = twin.report(pairs, S)
+    assert "side-hands on the same cards: 2" in text and "+141.0 points per side-hand" in text
+    assert "made / set" in text
+
+
+def test_a_nil_outcome_is_named_and_a_nil_bid_is_left_out_of_the_contract() -> None:
+    nil = twin.side_hand(hand(2, [0, 3, 4, 3], [1, 5, 4, 3], [-50, 60]), 0)
+    assert nil.bid == 4 and nil.took == 4 and nil.nils == (False,)
+    assert nil.outcome == "nil failed, made"
+
+
+def test_a_folder_without_records_or_with_a_broken_line_is_named(tmp_path: Path) -> None:
+    with pytest.raises(SystemExit, match="no matches.jsonl"):
+        twin.read_records(tmp_path)
+    (tmp_path / "matches.jsonl").write_text(json.dumps(RECORDS[0]) + "\n{oops\n")
+    with pytest.raises(SystemExit, match=r"matches.jsonl:2 is not JSON"):
+        twin.read_records(tmp_path)
