@@ -77,26 +77,33 @@ def _bid_samples(value: str) -> None:
     StrongBot._bid_config = bid_config  # type: ignore[method-assign]
 
 
+def _set_window(value: str) -> None:
+    from bots.strong import policy
+    policy.SET_WINDOW = int(value)
+
+
 def _sim_optimism(value: str) -> None:
     evaluate.PARAMS["sim_optimism"]["4"] = float(value)
 
 
 #: The tunables ``--set`` knows (each sets a module-level knob); ``budget`` is the strong
 #: bot's budget (``--budget`` by default).
-SETTINGS = {"sim_optimism": _sim_optimism, "exact4": _exact4, "nil_min": _nil_min, "bid_samples": _bid_samples}
+SETTINGS = {"sim_optimism": _sim_optimism, "exact4": _exact4, "nil_min": _nil_min, "bid_samples": _bid_samples, "set_window": _set_window}
 
 _ORIGINAL: dict[str, object] = {}
 
 
 def _reset() -> None:
     """Undo every earlier setting (each setting is measured from the shipped bot)."""
-    from bots.strong import bidding, bot
+    from bots.strong import bidding, bot, policy
     if not _ORIGINAL:
         _ORIGINAL.update(SearchConfig=bot.SearchConfig, nil_min=bidding.NIL_MIN_PROBABILITY,
-                         params=json.dumps(evaluate.PARAMS), bid_config=StrongBot._bid_config)
+                         params=json.dumps(evaluate.PARAMS), bid_config=StrongBot._bid_config,
+                         set_window=policy.SET_WINDOW)
     bot.SearchConfig = _ORIGINAL["SearchConfig"]  # type: ignore[misc]
     StrongBot._bid_config = _ORIGINAL["bid_config"]  # type: ignore[method-assign]
     bidding.NIL_MIN_PROBABILITY = _ORIGINAL["nil_min"]  # type: ignore[assignment]
+    policy.SET_WINDOW = _ORIGINAL["set_window"]  # type: ignore[assignment]
     evaluate.PARAMS.clear()
     evaluate.PARAMS.update(json.loads(str(_ORIGINAL["params"])))
 

@@ -38,6 +38,10 @@ from .cards import NON_SPADE_MASK, SPADE_MASK, SUIT_MASKS, cards_of
 
 S = SUIT_MASKS
 
+# "set" mode (take tricks to break the opponents' contract once ours is made) when the
+# opponents still need all but at most SET_WINDOW - 1 of the tricks left.
+SET_WINDOW = 2
+
 
 def _top(mask: int) -> int:
     return mask.bit_length() - 1
@@ -110,7 +114,7 @@ def modes(seat: int, n: int, bids: Sequence[int | None], tricks: Sequence[int],
         opp_contract = bids[opp] or 0
         opp_taken = tricks[opp] if opp_contract else 0
     opp_need = opp_contract - opp_taken
-    if opp_contract and 0 < opp_need <= remaining and remaining - opp_need + 1 <= 2:
+    if opp_contract and 0 < opp_need <= remaining and remaining - opp_need + 1 <= SET_WINDOW:
         return "set", opp_nils
     return "duck", opp_nils
 

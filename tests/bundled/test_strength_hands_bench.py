@@ -18,23 +18,25 @@ hands = importlib.util.module_from_spec(_spec)
 sys.modules["strength_hands_bench"] = hands
 _spec.loader.exec_module(hands)
 
-from bots.strong import bidding, bot, evaluate  # noqa: E402
+from bots.strong import bidding, bot, evaluate, policy  # noqa: E402
 from bots.strong.bot import Budget, StrongBot  # noqa: E402
 
 
 def test_each_setting_starts_from_the_shipped_bot() -> None:
     shipped = (bot.SearchConfig, bidding.NIL_MIN_PROBABILITY, evaluate.PARAMS["sim_optimism"]["4"],
-               StrongBot._bid_config)
+               StrongBot._bid_config, policy.SET_WINDOW)
     try:
-        budget = hands.apply("exact4=6,nil_min=0.9,sim_optimism=1.5,bid_samples=7,budget=5samples", "32samples")
+        budget = hands.apply("exact4=6,nil_min=0.9,sim_optimism=1.5,bid_samples=7,set_window=5,budget=5samples",
+                             "32samples")
         assert budget == Budget(ms=None, samples=5)
         assert bot.SearchConfig().exact_cards4 == 6
         assert bidding.NIL_MIN_PROBABILITY == 0.9
         assert evaluate.PARAMS["sim_optimism"]["4"] == 1.5
         assert StrongBot._bid_config is not shipped[3]
+        assert policy.SET_WINDOW == 5
         assert hands.apply("base", "32samples") == Budget(ms=None, samples=32)
         assert (bot.SearchConfig, bidding.NIL_MIN_PROBABILITY, evaluate.PARAMS["sim_optimism"]["4"],
-                StrongBot._bid_config) == shipped
+                StrongBot._bid_config, policy.SET_WINDOW) == shipped
     finally:
         hands.apply("base", "32samples")
 
