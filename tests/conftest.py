@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import sys
 import time
 import uuid
 from pathlib import Path
+from types import ModuleType
 
 import pytest
 
@@ -14,6 +16,19 @@ ROOT = Path(__file__).resolve().parent.parent
 BOTS = ROOT / "bots"
 HOSTILE = Path(__file__).resolve().parent / "bots" / "hostile_bot.py"
 PY = sys.executable
+
+
+def load_bench(name: str) -> ModuleType:
+    """Import ``bench/<name>.py`` (a script, not a package module) as ``<name>_bench``.
+
+    The module is registered in ``sys.modules`` before it runs, because dataclasses look
+    their defining module up there."""
+    spec = importlib.util.spec_from_file_location(f"{name}_bench", ROOT / "bench" / f"{name}.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
+    return module
 
 
 def processes_with_marker(marker: str) -> list[int]:

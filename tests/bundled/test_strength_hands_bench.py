@@ -4,19 +4,14 @@ before any hand is played, and one tiny run plays and saves real hands."""
 
 from __future__ import annotations
 
-import importlib.util
 import json
-import sys
 from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
-_spec = importlib.util.spec_from_file_location("strength_hands_bench", ROOT / "bench" / "strength_hands.py")
-assert _spec is not None and _spec.loader is not None
-hands = importlib.util.module_from_spec(_spec)
-sys.modules["strength_hands_bench"] = hands
-_spec.loader.exec_module(hands)
+from conftest import load_bench
+
+hands = load_bench("strength_hands")
 
 from bots.strong import bidding, bot, evaluate, policy  # noqa: E402
 from bots.strong.bot import Budget, StrongBot  # noqa: E402

@@ -5,18 +5,13 @@ back from match records."""
 from __future__ import annotations
 
 import argparse
-import importlib.util
-import sys
 from pathlib import Path
 
 import yaml
 
-ROOT = Path(__file__).resolve().parents[2]
-_spec = importlib.util.spec_from_file_location("strength_bench", ROOT / "bench" / "strength.py")
-assert _spec is not None and _spec.loader is not None
-strength = importlib.util.module_from_spec(_spec)
-sys.modules["strength_bench"] = strength  # dataclasses look their module up
-_spec.loader.exec_module(strength)
+from conftest import load_bench
+
+strength = load_bench("strength")
 
 
 def args(**kw) -> argparse.Namespace:

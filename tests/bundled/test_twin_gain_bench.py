@@ -4,19 +4,14 @@ them by what became of the contracts."""
 
 from __future__ import annotations
 
-import importlib.util
 import json
-import sys
 from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
-_spec = importlib.util.spec_from_file_location("twin_gain_bench", ROOT / "bench" / "twin_gain.py")
-assert _spec is not None and _spec.loader is not None
-twin = importlib.util.module_from_spec(_spec)
-sys.modules["twin_gain_bench"] = twin
-_spec.loader.exec_module(twin)
+from conftest import load_bench
+
+twin = load_bench("twin_gain")
 
 
 def hand(number: int, bids: list[int], tricks: list[int], points: list[int]) -> dict:
