@@ -94,6 +94,11 @@ def bot_paths(argv: Sequence[str], cwd: str, env: Mapping[str, str], extra_ro: S
     dev: list[str] = []
     home = os.path.realpath(os.path.expanduser("~"))
 
+    def too_wide(path: str) -> bool:
+        """A whole top-level folder or the home folder: far more than a bot's own folder
+        (`--log /tmp/x` must not bind all of /tmp); only extra_ro_paths give those."""
+        return path.count("/") <= 1 or path == home
+
     def add_named(word: str) -> None:
         if not word or word.startswith("-") and "=" not in word:
             return
@@ -109,7 +114,7 @@ def bot_paths(argv: Sequence[str], cwd: str, env: Mapping[str, str], extra_ro: S
         else:
             folder = os.path.dirname(path)
             # A script straight in /tmp or the home folder: that file alone, not the whole folder.
-            ro.append(folder if folder.count("/") > 1 and folder != home else path)
+            ro.append(path if too_wide(folder) else folder)
 
     words = list(argv[1:])
     for word in argv[1:]:
@@ -145,9 +150,7 @@ def bot_paths(argv: Sequence[str], cwd: str, env: Mapping[str, str], extra_ro: S
         if _char_device(path):  # a device needs a device bind (plain binds are nodev)
             dev.append(path)
     rw = [p for p in rw if p not in dev]
-    # Found automatically, a whole top-level folder or the home folder is far more than a
-    # bot's own folder (`--log /tmp/x` must not bind all of /tmp): only extra_ro_paths give those.
-    ro = [p for p in ro if p.count("/") > 1 and p != home]
+    ro = [p for p in ro if not too_wide(p)]
     ro.extend(os.path.realpath(p) for p in extra_ro)
     return BotPaths(ro=_outermost([p for p in ro if os.path.exists(p) and not under(p, SYSTEM_PATHS)]),
                   rw=_outermost(rw), dev=sorted(set(dev)))
