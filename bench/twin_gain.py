@@ -6,6 +6,9 @@ side of the strong bot held in one twin match, the opponent held in the other. F
 hand number that both twins reached (the same cards, see ``referee.game.deals``), this
 script compares the points each holder of those cards scored, side by side, and sorts
 the side-hands by what became of the two contracts (made, set, a Nil made or failed).
+Under ``blind_nil_behind`` it also counts, per bot, the hands its side was allowed a
+Blind Nil (trailing by enough), bid one, and made it: a bot that leads more is allowed
+fewer.
 The sum over a category says where the strong bot gains or loses against the opponent
 *on the same cards*; a per-hand net (``bench/strength.py``'s ``pts/hand``) mixes the
 cards in.
@@ -79,6 +82,47 @@ def twin_side_hands(records: list[dict[str, Any]], bot: str) -> Iterator[tuple[S
                 yield side_hand(ours[number], side), side_hand(theirs[number], side)
 
 
+@dataclass
+class BlindNilChances:
+    """One bot's Blind Nils where the rules allow them only to a side trailing by enough."""
+
+    eligible: int = 0  # side-hands that started trailing by at least blind_nil_behind
+    bid: int = 0  # of those, side-hands with a Blind Nil
+    made: int = 0
+
+
+def blind_nil_chances(records: list[dict[str, Any]]) -> dict[str, BlindNilChances]:
+    """Per bot: how often its side could bid Blind Nil (``blind_nil_behind``), did, and
+    made it. Empty when no record has the rule. The partner of a bot is the same bot in
+    these gauntlets, so a side is named by its first seat."""
+    out: dict[str, BlindNilChances] = defaultdict(BlindNilChances)
+    for r in records:
+        rules = r.get("rules") or {}
+        behind = rules.get("blind_nil_behind")
+        if r.get("variant") != "partnership" or not isinstance(behind, int) or not rules.get("blind_nil", True):
+            continue
+        score = [0, 0]
+        for hand in r.get("hands", []):
+            for side in (0, 1):
+                if score[1 - side] - score[side] >= behind:
+                    c = out[str(r["bots"][side])]
+                    c.eligible += 1
+                    seats = [s for s in (side, side + 2) if hand["blind"][s] and hand["bids"][s] == 0]
+                    if seats:
+                        c.bid += 1
+                        c.made += all(hand["tricks"][s] == 0 for s in seats)
+            score = list(hand["score"])
+    return dict(out)
+
+
+def blind_nil_report(chances: dict[str, BlindNilChances]) -> str:
+    lines = [f"{'Blind Nil when allowed (trailing)':<40} {'chances':>10} {'bid':>10} {'made':>8}"]
+    for bot, c in sorted(chances.items()):
+        made = f"{c.made} ({100 * c.made / c.bid:.0f}%)" if c.bid else "-"
+        lines.append(f"{bot:<40} {c.eligible:>10} {c.bid:>10} {made:>8}")
+    return "\n".join(lines)
+
+
 def read_records(folder: Path) -> list[dict[str, Any]]:
     path = folder / "matches.jsonl"
     if not path.is_file():
@@ -122,9 +166,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--bot", default="strong", help="the bot whose gain is reported (default strong)")
     args = parser.parse_args(argv)
     for folder in args.folders:
-        pairs = list(twin_side_hands(read_records(folder), args.bot))
+        records = read_records(folder)
+        pairs = list(twin_side_hands(records, args.bot))
         print(f"== {folder}")
         print(report(pairs, args.bot))
+        chances = blind_nil_chances(records)
+        if chances:
+            print()
+            print(blind_nil_report(chances))
         print()
     return 0
 

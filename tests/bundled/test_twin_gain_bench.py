@@ -57,3 +57,21 @@ def test_a_folder_without_records_or_with_a_broken_line_is_named(tmp_path: Path)
     (tmp_path / "matches.jsonl").write_text(json.dumps(RECORDS[0]) + "\n{oops\n")
     with pytest.raises(SystemExit, match=r"matches.jsonl:2 is not JSON"):
         twin.read_records(tmp_path)
+
+
+def test_blind_nil_chances_count_only_the_hands_a_side_started_trailing_by_enough() -> None:
+    rules = {"blind_nil": True, "blind_nil_behind": 100}
+
+    def h(number: int, bids: list[int], blind: list[bool], tricks: list[int], score: list[int]) -> dict:
+        return {"hand": number, "bids": bids, "blind": blind, "tricks": tricks, "score": score}
+
+    rec = record("001-x-1a", [S, H, S, H], [
+        h(1, [4, 3, 3, 3], [False] * 4, [5, 3, 3, 2], [71, -30]),  # from 0-0: nobody may
+        h(2, [4, 0, 3, 3], [False, True, False, False], [4, 0, 4, 5], [142, 200]),  # H trails 101: BN made
+        h(3, [4, 3, 3, 0], [False, False, False, True], [4, 3, 4, 2], [212, 30]),  # nobody trails by 100
+        h(4, [4, 3, 3, 3], [False] * 4, [4, 3, 3, 3], [282, 90]),  # H trails 182, bids normally
+    ])
+    rec["rules"] = rules
+    chances = twin.blind_nil_chances([rec, {**rec, "rules": {"blind_nil_behind": None}}])
+    assert chances == {H: twin.BlindNilChances(eligible=2, bid=1, made=1)}
+    assert "heuristic" in twin.blind_nil_report(chances) and "1 (100%)" in twin.blind_nil_report(chances)
