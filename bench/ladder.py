@@ -13,6 +13,7 @@ ladder table, then the last line ``ratio R`` = the smallest step / the largest s
     python3 bench/ladder.py --matches 4 --output results/ladder-pilot    # a quick pilot
     python3 bench/ladder.py --variant two-player --rule blind_nil=true   # another rule set
     python3 bench/ladder.py --report-only             # re-read a finished run
+    python3 bench/ladder.py --matches 60 --seed 5151 --output results/ladder-5151   # fresh deals
 
 Re-running resumes (finished matches are kept); ``--fresh`` starts over (the old folder is
 kept, renamed). Matches run one at a time unless ``--concurrency`` says otherwise.
@@ -60,6 +61,8 @@ def derived_config(args: argparse.Namespace) -> tuple[Path, Path, dict[str, Any]
         cfg["matches_per_pairing"] = args.matches + (args.matches % 2 if cfg.get("duplicate") else 0)
     if args.variant:
         cfg["variant"] = args.variant
+    if args.seed is not None:
+        cfg["seed"] = args.seed
     for item in args.rule:
         key, sep, value = item.partition("=")
         if not sep or not key:
@@ -90,15 +93,17 @@ def fmt_estimate(est: dict[str, Any]) -> tuple[str, str]:
     return f"{est['value']:+.0f}", f"[{lo}, {hi}]"
 
 
-def ladder_table(results: Path) -> tuple[list[str], list[float]]:
-    """The ladder's lines and the step point estimates (level K minus level K-1)."""
+def ladder_table(results: Path) -> tuple[list[str], list[dict[str, Any]]]:
+    """The ladder's lines and the steps (level K minus level K-1) that are estimates:
+    ``spades standings --compare``'s difference (``value``, ``low``, ``high``) and the
+    upper level's name (``level``)."""
     report = json.loads(spades("standings", str(results), "--format", "json"))
     rows = {row["bot"]: row for row in report["bots"]}
     levels = sorted((name for name in rows if name.startswith("level-")), key=lambda n: int(n.split("-")[1]))
     head = (f"{'level':<8} {'matches':>7} {'W-L-D':>10} {'Elo':>6} {'95% CI':>13}   "
             f"{'step':>6} {'95% CI':>13} {'LOS':>7}")
     lines = [f"{report['title']}: {report['matches']} matches", head, "-" * len(head)]
-    steps: list[float] = []
+    steps: list[dict[str, Any]] = []
     for k, level in enumerate(levels):
         row = rows[level]
         elo, ci = fmt_estimate(row["elo"])
@@ -111,9 +116,22 @@ def ladder_table(results: Path) -> tuple[list[str], list[float]]:
             los = "-" if cmp_["los"] is None else f"{100 * cmp_['los']:.1f}%"
             line += f"   {step:>6} {step_ci:>13} {los:>7}"
             if cmp_["difference"].get("value") is not None and cmp_["difference"].get("kind") == "estimate":
-                steps.append(cmp_["difference"]["value"])
+                steps.append({**cmp_["difference"], "level": level})
         lines.append(line)
     return lines, steps
+
+
+def evenness_line(steps: list[dict[str, Any]]) -> str:
+    """Whether the steps could all be the same size: the mean step (the span over the number
+    of steps), and which steps' 95% intervals leave it out. Point estimates alone are not
+    enough at the usual counts: each step is known to about +-100 Elo at 20 matches a pairing."""
+    mean = sum(st["value"] for st in steps) / len(steps)
+    def outside(st: dict[str, Any]) -> bool:
+        lo, hi = st.get("low"), st.get("high")
+        return (lo is not None and lo > mean) or (hi is not None and hi < mean)
+    off = [f"{st['level']} {' '.join(fmt_estimate(st))}" for st in steps if outside(st)]
+    verdict = "every step's interval contains it" if not off else "outside it: " + "; ".join(off)
+    return f"mean step {mean:+.0f} Elo; {verdict}"
 
 
 def think_line(results: Path, move_ms: float) -> str:
@@ -150,6 +168,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="a rule option over the config's (repeatable)")
     parser.add_argument("--output", default=None, help="results folder (default: results/ladder)")
     parser.add_argument("--concurrency", type=int, default=None, help="matches at once (default 1)")
+    parser.add_argument("--seed", type=int, default=None,
+                        help="master seed of the deals (default: the config's); fresh deals for a report")
     parser.add_argument("--fresh", action="store_true", help="start over (the old folder is kept, renamed)")
     parser.add_argument("--report-only", action="store_true", help="only re-read a finished run")
     args = parser.parse_args(argv)
@@ -165,8 +185,10 @@ def main(argv: list[str] | None = None) -> int:
         print("not enough finite steps for an evenness figure (a level won or lost everything)")
         print("ratio 0.000")
         return 1
-    print(f"evenness: smallest step / largest step = {min(steps):.0f} / {max(steps):.0f}")
-    print(f"ratio {min(steps) / max(steps):.3f}")
+    print(evenness_line(steps))
+    values = [st["value"] for st in steps]
+    print(f"evenness: smallest step / largest step = {min(values):.0f} / {max(values):.0f}")
+    print(f"ratio {min(values) / max(values):.3f}")
     return 0
 
 
