@@ -91,7 +91,7 @@ LEVELS: dict[int, Level] = {lv.number: lv for lv in (
     Level(3, "the strong bot's rule policy with simulated bids and Nil, no search",
           Play.POLICY, Bidding.SIMULATED, blind_nil=False, samples4=8, samples2=8),
     Level(4, "searches sampled deals on a small budget; no Blind Nil",
-          Play.SEARCH, Bidding.SIMULATED, blind_nil=False, samples4=20, samples2=30),
+          Play.SEARCH, Bidding.SIMULATED, blind_nil=False, samples4=20, samples2=4),
     Level(5, "the full strong bot: search, simulated bids, Blind Nil",
           Play.SEARCH, Bidding.SIMULATED, blind_nil=True, samples4=32, samples2=48),
 )}
