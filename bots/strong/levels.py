@@ -17,7 +17,9 @@ the game, not only in how long it thinks:
    budgets of ``bench/strength-<variant>.yaml``.
 
 The parameters were tuned by paired in-process pilots (``bots.strong.arena``) for roughly
-even steps under ``blind_nil_behind: 100``; the measured ladder is in docs/bots.md.
+even steps under ``blind_nil_behind: 100``; the measured ladder is in docs/bots.md. Level 4
+searches only 4 deals in two-player: a two-player search gets so much from its first
+samples that at 30 it played as level 5 does.
 
 Every level draws all its randomness from the bot's seeded generator and does a fixed
 amount of work (a sample count, not a time budget), so ``--seed`` replays it exactly as
