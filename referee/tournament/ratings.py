@@ -278,7 +278,12 @@ class Pool:
         above = _reach(core_set, {i: {j for j in group if i in beat[j]} for i in group})  # reach the core
         below = _reach(core_set, beat)  # reached from the core
         placed: dict[int, float] = {i: core.ratings[i] for i in core.members}
-        left = [i for i in group if i not in core_set]
+        # Nearest the core first: a bot above the core is placed after every bot it beat on
+        # the way down to it, and never from one it lost to (not placed yet), so that a bot
+        # which beat another gets the higher bound. (Placed in any order, a loss to a bot
+        # placed first at its bound dragged the loser's bound below weaker bots'.)
+        depth = _depths(components, beat, core_set, above, below)
+        left = sorted((i for i in group if i not in core_set), key=lambda i: (depth[i], group.index(i)))
         while left:
             progress = False
             for i in list(left):
@@ -365,6 +370,41 @@ def _upper(e: Estimate) -> float:
 def _lower(e: Estimate) -> float:
     return e.value if e.value is not None and math.isfinite(e.value) else (
         e.low if e.low is not None and math.isfinite(e.low) else (e.high or 0.0))
+
+
+def _depths(components: list[set[int]], beat: Mapping[int, set[int]], core: set[int],
+            above: set[int], below: set[int]) -> dict[int, int]:
+    """How far each bot stands from the core: the longest chain of one-way results
+    (component to component) between it and the core, on its own side of it. The order of
+    placing the bounds; 0 for the core, and a large number for a bot on neither side."""
+    comp_of = {i: k for k, c in enumerate(components) for i in c}
+    down: dict[int, set[int]] = {k: set() for k in range(len(components))}  # k scored against m
+    for i, js in beat.items():
+        for j in js:
+            if comp_of[i] != comp_of[j]:
+                down[comp_of[i]].add(comp_of[j])
+    up: dict[int, set[int]] = {k: {m for m in down if k in down[m]} for k in down}
+    core_k = comp_of[next(iter(core))]
+    memo: dict[tuple[int, bool], int] = {}
+
+    def chain(k: int, upward: bool) -> int:
+        # Longest path from component k to the core along one-way edges, staying on one side.
+        if k == core_k:
+            return 0
+        key = (k, upward)
+        if key not in memo:
+            side = above if upward else below
+            steps = [chain(m, upward) for m in (down[k] if upward else up[k])
+                     if m == core_k or next(iter(components[m])) in side]
+            memo[key] = 1 + max((x for x in steps if x >= 0), default=-2) if steps else -1
+        return memo[key]
+
+    out: dict[int, int] = {}
+    far = len(components) + 1
+    for i in comp_of:
+        d = chain(comp_of[i], True) if i in above else chain(comp_of[i], False) if i in below else -1
+        out[i] = d if d > 0 or i in core else far
+    return out
 
 
 def _strong_components(nodes: list[int], edges: Mapping[int, set[int]]) -> list[set[int]]:

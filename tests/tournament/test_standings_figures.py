@@ -348,3 +348,23 @@ def test_pairs_that_ended_as_expected_narrow_the_interval_by_at_most_a_factor_2_
     m = 8
     w = Z * math.sqrt(0.25 / m + Z * Z / (4 * m * m)) / (1 + Z * Z / m)
     assert row(report, "A")["win_ci95"] == [pytest.approx(100 * (0.5 - w)), pytest.approx(100 * (0.5 + w))]
+
+
+def test_a_total_order_ranks_in_order_with_rising_bounds() -> None:
+    # Every bot beat every bot below it and nobody scored upward: the fit can place only the
+    # last bot (the core), and every other one is a bound. Each bound is found from the bots
+    # it beat, so a bot that beat another is ranked above it with a higher bound, whatever
+    # the order the bots are listed in (the demo tournament's table once put a bot that won
+    # 2 of 8 above one that won 4 and beat it).
+    order = ["S", "H", "J", "R", "Q"]
+    records: list[dict[str, Any]] = []
+    for a in range(5):
+        for b in range(a + 1, 5):
+            records += series(order[a], order[b], "ww", 10 * len(records))
+    for names in (("S", "H", "R", "J", "Q"), ("Q", "R", "J", "H", "S"), ("J", "S", "Q", "H", "R")):
+        report = report_of(records, names)
+        assert [r["bot"] for r in report.bots] == order
+        assert [r["rank"] for r in report.bots] == [1, 2, 3, 4, 5]
+        lows = [r["elo"]["low"] for r in report.bots[:4]]
+        assert all(r["elo"]["kind"] == "lower bound" for r in report.bots[:4])
+        assert lows == sorted(lows, reverse=True) and len(set(lows)) == 4
