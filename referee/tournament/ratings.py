@@ -283,7 +283,7 @@ class Pool:
         # which beat another gets the higher bound. (Placed in any order, a loss to a bot
         # placed first at its bound dragged the loser's bound below weaker bots'.)
         depth = _depths(components, beat, core_set, above, below)
-        left = sorted((i for i in group if i not in core_set), key=lambda i: (depth[i], group.index(i)))
+        left = sorted((i for i in group if i not in core_set), key=depth.__getitem__)  # stable: ties in group order
         while left:
             progress = False
             for i in list(left):
@@ -383,28 +383,24 @@ def _depths(components: list[set[int]], beat: Mapping[int, set[int]], core: set[
         for j in js:
             if comp_of[i] != comp_of[j]:
                 down[comp_of[i]].add(comp_of[j])
-    up: dict[int, set[int]] = {k: {m for m in down if k in down[m]} for k in down}
+    up = {k: {m for m in down if k in down[m]} for k in down}  # m scored against k
     core_k = comp_of[next(iter(core))]
-    memo: dict[tuple[int, bool], int] = {}
 
-    def chain(k: int, upward: bool) -> int:
-        # Longest path from component k to the core along one-way edges, staying on one side.
-        if k == core_k:
-            return 0
-        key = (k, upward)
-        if key not in memo:
-            side = above if upward else below
-            steps = [chain(m, upward) for m in (down[k] if upward else up[k])
-                     if m == core_k or next(iter(components[m])) in side]
-            memo[key] = 1 + max((x for x in steps if x >= 0), default=-2) if steps else -1
-        return memo[key]
+    def longest(side: set[int], edges: Mapping[int, set[int]]) -> dict[int, int]:
+        # Every component of ``side`` (the core included) leads to the core along ``edges``
+        # through components of ``side``, so the maximum below is never over nothing.
+        comps = {comp_of[i] for i in side}
+        memo = {core_k: 0}
 
-    out: dict[int, int] = {}
+        def chain(k: int) -> int:
+            if k not in memo:
+                memo[k] = 1 + max(chain(m) for m in edges[k] if m in comps)
+            return memo[k]
+
+        return {i: chain(comp_of[i]) for i in side}
+
     far = len(components) + 1
-    for i in comp_of:
-        d = chain(comp_of[i], True) if i in above else chain(comp_of[i], False) if i in below else -1
-        out[i] = d if d > 0 or i in core else far
-    return out
+    return {i: far for i in comp_of} | longest(below, up) | longest(above, down)
 
 
 def _strong_components(nodes: list[int], edges: Mapping[int, set[int]]) -> list[set[int]]:
