@@ -54,6 +54,47 @@ class Heuristic:
         return None
 
 
+class Hybrid:
+    """A strong bot whose requests of the kinds in ``borrowed`` are answered by a heuristic
+    bot that sees the same messages: which of the two bots' decisions carry the gap."""
+
+    def __init__(self, strong: StrongBot, borrowed: frozenset[str]) -> None:
+        self.strong, self.heuristic, self.borrowed = strong, Heuristic(), borrowed
+
+    def handle(self, msg: dict) -> dict | None:
+        if "id" in msg and msg.get("type") in self.borrowed:
+            self.strong.handle(msg)  # keeps its clock and memory; its answer is dropped
+            return self.heuristic.handle(msg)
+        if "id" not in msg:
+            self.heuristic.handle(msg)  # events only: it answers nothing it was not asked
+        return self.strong.handle(msg)
+
+
+#: Request kinds the strong side hands to the heuristic bot (``--set borrow=bid+blind_nil``).
+BORROWED: set[str] = set()
+
+
+def _borrow(value: str) -> None:
+    BORROWED.update(filter(None, value.split("+")))
+
+
+def _first_window(value: str) -> None:
+    from bots.strong import bidding
+    bidding.FIRST_BID_WINDOW = int(value)
+
+
+def _window(value: str) -> None:
+    from bots.strong import bidding
+    bidding.BID_WINDOW = int(value)
+
+
+def _bag_weight(value: str) -> None:
+    """Scale the objective's amortised bag cost (1.0: the shipped weight)."""
+    from bots.strong.game import MatchContext
+    original = _ORIGINAL["bag_weight"]
+    MatchContext.bag_weight = lambda self: float(value) * original(self)  # type: ignore[method-assign,operator]
+
+
 def _exact4(value: str) -> None:
     """Partnership exact-search depth (cards in hand) of the play search."""
     from bots.strong import bot
@@ -88,7 +129,7 @@ def _sim_optimism(value: str) -> None:
 
 #: The tunables ``--set`` knows (each sets a module-level knob); ``budget`` is the strong
 #: bot's budget (``--budget`` by default).
-SETTINGS = {"sim_optimism": _sim_optimism, "exact4": _exact4, "nil_min": _nil_min, "bid_samples": _bid_samples, "set_window": _set_window}
+SETTINGS = {"window": _window, "first_window": _first_window, "borrow": _borrow, "bag_weight": _bag_weight, "sim_optimism": _sim_optimism, "exact4": _exact4, "nil_min": _nil_min, "bid_samples": _bid_samples, "set_window": _set_window}
 
 _ORIGINAL: dict[str, object] = {}
 
@@ -96,14 +137,20 @@ _ORIGINAL: dict[str, object] = {}
 def _reset() -> None:
     """Undo every earlier setting (each setting is measured from the shipped bot)."""
     from bots.strong import bidding, bot, policy
+    from bots.strong.game import MatchContext
     if not _ORIGINAL:
-        _ORIGINAL.update(SearchConfig=bot.SearchConfig, nil_min=bidding.NIL_MIN_PROBABILITY,
+        _ORIGINAL.update(bag_weight=MatchContext.bag_weight, SearchConfig=bot.SearchConfig, nil_min=bidding.NIL_MIN_PROBABILITY,
                          params=json.dumps(evaluate.PARAMS), bid_config=StrongBot._bid_config,
-                         set_window=policy.SET_WINDOW)
+                         set_window=policy.SET_WINDOW, first_window=bidding.FIRST_BID_WINDOW,
+                         window=bidding.BID_WINDOW)
     bot.SearchConfig = _ORIGINAL["SearchConfig"]  # type: ignore[misc]
+    MatchContext.bag_weight = _ORIGINAL["bag_weight"]  # type: ignore[method-assign]
+    BORROWED.clear()
     StrongBot._bid_config = _ORIGINAL["bid_config"]  # type: ignore[method-assign]
     bidding.NIL_MIN_PROBABILITY = _ORIGINAL["nil_min"]  # type: ignore[assignment]
     policy.SET_WINDOW = _ORIGINAL["set_window"]  # type: ignore[assignment]
+    bidding.FIRST_BID_WINDOW = _ORIGINAL["first_window"]  # type: ignore[assignment]
+    bidding.BID_WINDOW = _ORIGINAL["window"]  # type: ignore[assignment]
     evaluate.PARAMS.clear()
     evaluate.PARAMS.update(json.loads(str(_ORIGINAL["params"])))
 
@@ -126,23 +173,31 @@ def apply(setting: str, budget: str) -> Budget:
     return Budget.parse(budget)
 
 
-def play(deal: int, leg: int, budget: Budget, rules: RuleSet) -> tuple[float, int, int]:
-    """Net points of the strong side in the first hand of deal ``deal``; contracts made/bid."""
-    seats = [StrongBot(budget, seed=deal * 4 + s, log=lambda _t: None) if s % 2 == leg else Heuristic()
-             for s in range(4)]
+def strong_seat(budget: Budget, seed: int) -> StrongBot | Hybrid:
+    bot = StrongBot(budget, seed=seed, log=lambda _t: None)
+    return Hybrid(bot, frozenset(BORROWED)) if BORROWED else bot
+
+
+def play(deal: int, leg: int, budget: Budget, rules: RuleSet,
+         bag_cost: float = 0.0) -> tuple[float, int, int]:
+    """Net points of the strong side in the first hand of deal ``deal`` (less ``bag_cost``
+    for every bag it carries over, plus as much for every bag the opponents carry);
+    contracts made/bid."""
+    seats = [strong_seat(budget, deal * 4 + s) if s % 2 == leg else Heuristic() for s in range(4)]
     h = Arena(seats, rules, seed=deal).play_match(hands=1).hands[0]
     side = leg
     ss = (side, side + 2)
     contract = sum(h.bids[s] for s in ss if h.bids[s])
     took = sum(h.tricks[s] for s in ss if h.bids[s])
-    return h.points[side] - h.points[1 - side], int(bool(contract) and took >= contract), int(bool(contract))
+    net = h.points[side] - h.points[1 - side] - bag_cost * (h.bags[side] - h.bags[1 - side])
+    return net, int(bool(contract) and took >= contract), int(bool(contract))
 
 
-def _job(task: tuple[str, str, list[str], int, int]) -> tuple[str, int, int, float, int, int]:
-    setting, budget, rule_args, deal, leg = task
+def _job(task: tuple[str, str, list[str], int, int, float]) -> tuple[str, int, int, float, int, int]:
+    setting, budget, rule_args, deal, leg, bag_cost = task
     import yaml
     rules = RuleSet.from_mapping({k: yaml.safe_load(v) for k, _, v in (r.partition("=") for r in rule_args)})
-    net, made, bid = play(deal, leg, apply(setting, budget), rules)
+    net, made, bid = play(deal, leg, apply(setting, budget), rules, bag_cost)
     return setting, deal, leg, net, made, bid
 
 
@@ -154,11 +209,14 @@ def main(argv: list[str] | None = None) -> int:
                         help="one setting to measure (repeatable; the first is the reference)")
     parser.add_argument("--budget", default="16samples")
     parser.add_argument("--rule", action="append", default=["blind_nil=false"], metavar="KEY=VALUE")
+    parser.add_argument("--bag-cost", type=float, default=0.0,
+                        help="points charged per bag carried over (a single hand's bags cost nothing "
+                             "otherwise; 10 = the default rules' penalty spread over its 10 bags)")
     parser.add_argument("--jobs", type=int, default=1, help="hands at once (processes)")
     parser.add_argument("--save", type=Path, help="write every hand's result here (JSON lines)")
     args = parser.parse_args(argv)
     settings = args.settings or ["base"]
-    tasks = [(st, args.budget, args.rule, d, leg) for st in settings
+    tasks = [(st, args.budget, args.rule, d, leg, args.bag_cost) for st in settings
              for d in range(args.first_deal, args.first_deal + args.deals) for leg in (0, 1)]
     for st in settings:
         apply(st, args.budget)  # a bad setting fails before any hand is played
