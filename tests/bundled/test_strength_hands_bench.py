@@ -14,24 +14,32 @@ from conftest import load_bench
 hands = load_bench("strength_hands")
 
 from bots.strong import bidding, bot, evaluate, policy  # noqa: E402
+from bots.strong.arena import Arena  # noqa: E402
 from bots.strong.bot import Budget, StrongBot  # noqa: E402
+from bots.strong.game import MatchContext, RuleSet  # noqa: E402
 
 
 def test_each_setting_starts_from_the_shipped_bot() -> None:
     shipped = (bot.SearchConfig, bidding.NIL_MIN_PROBABILITY, evaluate.PARAMS["sim_optimism"]["4"],
-               StrongBot._bid_config, policy.SET_WINDOW)
+               StrongBot._bid_config, policy.SET_WINDOW, bidding.BID_WINDOW, bidding.FIRST_BID_WINDOW,
+               MatchContext.bag_weight)
     try:
-        budget = hands.apply("exact4=6,nil_min=0.9,sim_optimism=1.5,bid_samples=7,set_window=5,budget=5samples",
-                             "32samples")
+        budget = hands.apply("exact4=6,nil_min=0.9,sim_optimism=1.5,bid_samples=7,set_window=5,budget=5samples,"
+                             "window=1,first_window=2,bag_weight=0.5,borrow=bid+pass", "32samples")
         assert budget == Budget(ms=None, samples=5)
         assert bot.SearchConfig().exact_cards4 == 6
         assert bidding.NIL_MIN_PROBABILITY == 0.9
         assert evaluate.PARAMS["sim_optimism"]["4"] == 1.5
         assert StrongBot._bid_config is not shipped[3]
         assert policy.SET_WINDOW == 5
+        assert (bidding.BID_WINDOW, bidding.FIRST_BID_WINDOW, hands.BORROWED) == (1, 2, {"bid", "pass"})
+        ctx = MatchContext(RuleSet(), 4, 0)
+        assert MatchContext.bag_weight(ctx) == 0.5 * shipped[7](ctx)
         assert hands.apply("base", "32samples") == Budget(ms=None, samples=32)
         assert (bot.SearchConfig, bidding.NIL_MIN_PROBABILITY, evaluate.PARAMS["sim_optimism"]["4"],
-                StrongBot._bid_config, policy.SET_WINDOW) == shipped
+                StrongBot._bid_config, policy.SET_WINDOW, bidding.BID_WINDOW, bidding.FIRST_BID_WINDOW,
+                MatchContext.bag_weight) == shipped
+        assert not hands.BORROWED
     finally:
         hands.apply("base", "32samples")
 
@@ -54,3 +62,29 @@ def test_a_tiny_run_plays_both_legs_of_every_deal_and_saves_them(tmp_path: Path,
     printed = capsys.readouterr().out.splitlines()
     assert printed[0].startswith("base") and "hands    2" in printed[0]
     assert printed[1].startswith("bid_samples=3")
+
+
+def test_a_borrowed_bid_is_the_heuristic_bots_on_the_same_messages() -> None:
+    # borrow=bid: the strong side's bids come from a heuristic bot that saw the same
+    # messages, so they are what two heuristic seats bid on these cards.
+    rules = RuleSet(blind_nil=False)
+    try:
+        hands.apply("borrow=bid", "2samples")
+        mixed = [hands.strong_seat(Budget(samples=2), s) if s % 2 == 0 else hands.Heuristic() for s in range(4)]
+        assert isinstance(mixed[0], hands.Hybrid)
+        got = Arena(mixed, rules, seed=11).play_match(hands=1).hands[0]
+    finally:
+        hands.apply("base", "2samples")
+    plain = Arena([hands.Heuristic() for _ in range(4)], rules, seed=11).play_match(hands=1).hands[0]
+    assert [got.bids[s] for s in (0, 2)] == [plain.bids[s] for s in (0, 2)]
+
+
+def test_the_bag_cost_charges_each_sides_carried_bags() -> None:
+    rules = RuleSet(blind_nil=False)
+    budget = Budget(samples=2)
+    plain, _, _ = hands.play(7, 0, budget, rules)
+    charged, _, _ = hands.play(7, 0, budget, rules, bag_cost=10.0)
+    h = Arena([StrongBot(budget, seed=7 * 4 + s, log=lambda _t: None) if s % 2 == 0 else hands.Heuristic()
+               for s in range(4)], rules, seed=7).play_match(hands=1).hands[0]
+    assert h.bags[0] != h.bags[1]  # deal 7 leaves the sides different bags: the test can fail
+    assert charged == plain - 10.0 * (h.bags[0] - h.bags[1])

@@ -1,0 +1,63 @@
+"""The strong bot's partnership bid: the first of a pair bids its hand, the second
+searches the pair's total around its own estimate."""
+
+from __future__ import annotations
+
+import random
+
+from bots.strong import bidding
+from bots.strong.bidding import BidConfig, decide_bid
+from bots.strong.evaluate import expected_tricks
+from bots.strong.game import RuleSet
+from bots.strong.view import View, parse_view
+
+# A middling hand (about four tricks): far from a Nil, so only the trick bids compete.
+HAND = ["AS", "QS", "8S", "4S", "KH", "QH", "6H", "3H", "AD", "9D", "5D", "7C", "2C"]
+
+
+def bid_view(bids: list[int | None], seat: int = 1) -> View:
+    st = {"hand_no": 1, "seat": seat, "phase": "bid", "hand": HAND, "dealer": 0, "bids": bids,
+          "blind": [False] * 4, "tricks": [0] * 4, "trick": [], "leader": 1, "spades_broken": False,
+          "played": [], "score": [0, 0], "bags": [0, 0]}
+    return parse_view(st, 4, seat)
+
+
+def searched(view: View, seed: int) -> tuple[int, list[int]]:
+    """The bid and the candidates the simulation valued (empty when none was needed)."""
+    lines: list[str] = []
+    bid = decide_bid(view, RuleSet(blind_nil=False), list(range(14)), BidConfig(samples=24),
+                     random.Random(seed), log=lines.append)
+    cands = [int(part.split(":")[0]) for part in lines[0][len("bid: "):].split(" (")[0].split(", ")] if lines else []
+    return bid, cands
+
+
+def test_the_first_of_a_pair_bids_its_hands_estimate() -> None:
+    # Seat 1 bids first of its pair (its partner, seat 3, bids last): whatever the
+    # samples, the bid is the hand's estimate, which the partner's sampler reads right.
+    view = bid_view([None, None, None, None])
+    centre = int(expected_tricks(view.hand, 4) + 0.5)
+    assert 2 <= centre <= 6
+    for seed in range(6):
+        assert searched(view, seed) == (centre, [])
+
+
+def test_the_second_of_a_pair_searches_the_pairs_total() -> None:
+    # Partner (seat 3) has bid: the usual window of the estimate +-2 is simulated.
+    view = bid_view([3, None, 4, 2])
+    centre = int(expected_tricks(view.hand, 4) + 0.5)
+    bid, cands = searched(view, 1)
+    assert cands == [b for b in range(centre - 2, centre + 3) if b > 0]
+    assert bid in cands
+
+
+def test_the_full_window_for_the_first_bidder_is_a_setting() -> None:
+    # FIRST_BID_WINDOW = None restores the old search (bench/strength_hands.py's
+    # first_window= setting); it then values more than one bid.
+    view = bid_view([None, None, None, None])
+    saved = bidding.FIRST_BID_WINDOW
+    try:
+        bidding.FIRST_BID_WINDOW = None
+        _, cands = searched(view, 2)
+        assert len(cands) >= 4
+    finally:
+        bidding.FIRST_BID_WINDOW = saved
