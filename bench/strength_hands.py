@@ -12,6 +12,13 @@ difference to the first setting with its standard error.
     python3 bench/strength_hands.py --deals 40 --set sim_optimism=0.25 --set sim_optimism=1.0
     python3 bench/strength_hands.py --deals 60 --budget 32samples --jobs 2 \
         --set base --set budget=128samples --set bid_samples=128 --set exact4=6,nil_min=0.8
+    python3 bench/strength_hands.py --deals 300 --budget 32samples --jobs 2 --bag-cost 10 \
+        --set base --set borrow=bid --set borrow=play --set first_window=0 --set bag_weight=0.5
+
+``borrow=bid`` (or ``play``, ``bid+play``...) hands those requests of the strong side to a
+heuristic bot that sees the same messages: which bot's bids or play carry the gap.
+``--bag-cost 10`` charges each side 10 points per bag it carries out of the hand (a single
+hand's bags cost nothing otherwise, which flatters any setting that takes more tricks).
 
 Each ``--set`` is measured from the shipped bot (earlier settings are undone first); a
 comma joins several tunables into one setting. Every hand is seeded by its deal number,
@@ -129,7 +136,9 @@ def _sim_optimism(value: str) -> None:
 
 #: The tunables ``--set`` knows (each sets a module-level knob); ``budget`` is the strong
 #: bot's budget (``--budget`` by default).
-SETTINGS = {"window": _window, "first_window": _first_window, "borrow": _borrow, "bag_weight": _bag_weight, "sim_optimism": _sim_optimism, "exact4": _exact4, "nil_min": _nil_min, "bid_samples": _bid_samples, "set_window": _set_window}
+SETTINGS = {"window": _window, "first_window": _first_window, "borrow": _borrow, "bag_weight": _bag_weight,
+            "sim_optimism": _sim_optimism, "exact4": _exact4, "nil_min": _nil_min, "bid_samples": _bid_samples,
+            "set_window": _set_window}
 
 _ORIGINAL: dict[str, object] = {}
 
@@ -139,7 +148,8 @@ def _reset() -> None:
     from bots.strong import bidding, bot, policy
     from bots.strong.game import MatchContext
     if not _ORIGINAL:
-        _ORIGINAL.update(bag_weight=MatchContext.bag_weight, SearchConfig=bot.SearchConfig, nil_min=bidding.NIL_MIN_PROBABILITY,
+        _ORIGINAL.update(bag_weight=MatchContext.bag_weight, SearchConfig=bot.SearchConfig,
+                         nil_min=bidding.NIL_MIN_PROBABILITY,
                          params=json.dumps(evaluate.PARAMS), bid_config=StrongBot._bid_config,
                          set_window=policy.SET_WINDOW, first_window=bidding.FIRST_BID_WINDOW,
                          window=bidding.BID_WINDOW)

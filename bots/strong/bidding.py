@@ -6,7 +6,9 @@ bid the fitted hand model predicts for its sampled hand, then for each candidate
 (the model's estimate -2..+2, and Nil when allowed) play every sampled deal to the end
 with the play policy and score the result with the score-aware objective. The same deals
 serve every candidate (common random numbers), so the comparison is sharp even with few
-samples. The candidate with the best mean objective is bid. The objective knows the
+samples. The candidate with the best mean objective is bid. In partnership the first of
+a pair to bid bids its hand's estimate (:data:`FIRST_BID_WINDOW`) and the second searches
+the pair's total, its partner's bid known. The objective knows the
 match: near the target a safe make is worth more than a bag-free overbid, bags near the
 limit cost a penalty, and a failed contract that loses the match costs the match.
 
