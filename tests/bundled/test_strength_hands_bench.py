@@ -84,7 +84,8 @@ def test_the_bag_cost_charges_each_sides_carried_bags() -> None:
     budget = Budget(samples=2)
     plain, _, _ = hands.play(7, 0, budget, rules)
     charged, _, _ = hands.play(7, 0, budget, rules, bag_cost=10.0)
-    h = Arena([StrongBot(budget, seed=7 * 4 + s, log=lambda _t: None) if s % 2 == 0 else hands.Heuristic()
+    # The same hand again, as play() builds it, for the bags each side carried out of it.
+    h = Arena([hands.strong_seat(budget, 7 * 4 + s) if s % 2 == 0 else hands.Heuristic()
                for s in range(4)], rules, seed=7).play_match(hands=1).hands[0]
     assert h.bags[0] != h.bags[1]  # deal 7 leaves the sides different bags: the test can fail
     assert charged == plain - 10.0 * (h.bags[0] - h.bags[1])
