@@ -15,6 +15,8 @@ difference to the first setting with its standard error.
     python3 bench/strength_hands.py --deals 300 --budget 32samples --jobs 2 --bag-cost 10 \
         --set base --set borrow=bid --set borrow=play --set first_window=0 --set bag_weight=0.5
 
+``budget=128samples,exact=32,bid=64`` (or ``exact=``/``bid=`` after ``--budget``'s count)
+plays a split sample budget (docs/strong-bot.md, *Time*).
 ``borrow=bid`` (or ``play``, ``bid+play``...) hands those requests of the strong side to a
 heuristic bot that sees the same messages: which bot's bids or play carry the gap.
 ``--bag-cost 10`` charges each side 10 points per bag it carries out of the hand (a single
@@ -175,6 +177,10 @@ def apply(setting: str, budget: str) -> Budget:
             continue
         if key == "budget":
             budget = value
+            continue
+        if key in ("exact", "bid"):
+            # Parts of a split sample budget: budget=128samples,exact=32,bid=64.
+            budget = f"{budget},{item}"
             continue
         if key not in SETTINGS:
             raise SystemExit(f"error: unknown setting {key!r} (known: base, budget, {', '.join(SETTINGS)}), "

@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """The strong bundled Spades bot (protocol v1): ``python3 bots/strong_bot.py``.
 
-Options: ``--budget 200ms | 0.5s | 64samples`` (or env ``STRONG_BUDGET``) fixes the work
-per decision; ``--seed N`` (or env ``STRONG_SEED``) fixes its randomness; ``--verbose``
+Options: ``--budget 200ms | 0.5s | 64samples | 128samples,exact=32,bid=64`` (or env
+``STRONG_BUDGET``) fixes the work per decision (a sample budget may give the endgame's
+exact solves and the bids counts of their own); ``--seed N`` (or env ``STRONG_SEED``) fixes its randomness; ``--verbose``
 logs every decision to stderr; ``--level 1..5`` plays one level of the ladder
 (docs/bots.md). See docs/strong-bot.md.
 """
@@ -24,7 +25,8 @@ from strong.levels import LevelBot, LevelError, budget_given, parse_level  # noq
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description="Strong Spades bot (protocol v1 on stdin/stdout).")
     parser.add_argument("--budget", default=os.environ.get("STRONG_BUDGET", "300ms"),
-                        help="work per decision: e.g. 200ms, 0.5s or 64samples (default 300ms)")
+                        help="work per decision: e.g. 200ms, 0.5s, 64samples or 128samples,exact=32,bid=64 "
+                             "(default 300ms)")
     parser.add_argument("--seed", type=int, default=None, help="random seed (default: env STRONG_SEED)")
     parser.add_argument("--verbose", action="store_true", help="log each decision to stderr")
     parser.add_argument("--level", default=None,

@@ -149,6 +149,10 @@ class StrongBot:
         cfg = SearchConfig(deadline=p.deadline, samples=p.samples)
         cards = view.hand.bit_count()
         default_limit = cfg.exact_cards4 if view.n == 4 else cfg.exact_cards2
+        if p.samples is not None and self.budget.exact_samples is not None and cards <= default_limit:
+            # The endgame's own count: a solve costs far more than a playout, and
+            # partnership's early plays are where more samples paid (docs/strong-bot.md).
+            cfg = dataclasses.replace(cfg, samples=self.budget.exact_samples)
         if p.samples is None:
             # A time budget: exact search only at hand sizes where the budget affords
             # enough solved samples (the rest of the time goes to playouts), and the

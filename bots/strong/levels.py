@@ -14,7 +14,11 @@ the game, not only in how long it thinks:
    Nil included), no search of the play;
 4. determinized search of the play with a small sample budget; no Blind Nil;
 5. the full strong bot (search, simulated bids, Blind Nil by simulation) at the sample
-   budgets of ``bench/strength-<variant>.yaml``.
+   budgets the ladder was measured with: in two-player that of
+   ``bench/strength-two-player.yaml``, in partnership 32 samples a decision. (The
+   partnership strength rows have since given the early plays 128 samples,
+   ``--budget 128samples,exact=32,bid=64``; level 5 stays where the ladder's last step
+   was measured until the ladder is measured again with it.)
 
 The parameters were tuned by paired in-process pilots (``bots.strong.arena``) for roughly
 even steps under ``blind_nil_behind: 100``; the measured ladder is in docs/bots.md. Level 4

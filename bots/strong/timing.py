@@ -67,30 +67,62 @@ class Decision(enum.Enum):
 
 @dataclasses.dataclass(frozen=True)
 class Budget:
-    """Work per decision: CPU time (``ms``) or a fixed number of sampled deals."""
+    """Work per decision: CPU time (``ms``) or a fixed number of sampled deals.
+
+    A sample budget may set the endgame and the bids apart: ``exact_samples`` solved
+    deals for a play decision searched exactly to the end of the hand (default: the
+    same as ``samples``), and ``bid_samples`` for a bid or a Blind Nil decision
+    (default: ``samples`` times the bid factor). Early play decisions, valued by
+    playouts, are where more samples pay most (docs/strong-bot.md, *Time*), and the
+    endgame's exact solves and the bids cost far more per sample."""
 
     ms: float | None = 300.0
     samples: int | None = None
+    exact_samples: int | None = None
+    bid_samples: int | None = None
 
     @classmethod
     def parse(cls, text: str) -> "Budget":
-        """Parse ``'200ms'``, ``'0.5s'``, ``'64samples'`` (or a bare number of ms)."""
-        t = text.strip().lower()
-        m = re.fullmatch(r"(\d+(?:\.\d+)?)\s*(ms|s|samples?)?", t)
+        """Parse ``'200ms'``, ``'0.5s'``, ``'64samples'`` (or a bare number of ms); a
+        sample budget may add ``,exact=N`` and ``,bid=N`` (``'128samples,exact=32,bid=64'``)."""
+        head, *extras = [part.strip() for part in text.strip().lower().split(",")]
+        m = re.fullmatch(r"(\d+(?:\.\d+)?)\s*(ms|s|samples?)?", head)
         if not m:
-            raise ValueError(f"bad budget {text!r}: expected e.g. '200ms', '0.5s' or '64samples'")
+            raise ValueError(f"bad budget {text!r}: expected e.g. '200ms', '0.5s', '64samples' "
+                             f"or '128samples,exact=32,bid=64'")
         value, unit = float(m.group(1)), m.group(2) or "ms"
         if unit.startswith("sample"):
             if value < 1 or value != int(value):
                 raise ValueError(f"bad budget {text!r}: a sample count must be a whole number >= 1")
-            return cls(ms=None, samples=int(value))
+            counts: dict[str, int] = {}
+            for extra in extras:
+                key, eq, count = extra.partition("=")
+                key = key.strip()
+                if key not in ("exact", "bid") or not eq or not count.strip().isdigit() or int(count) < 1:
+                    raise ValueError(f"bad budget {text!r}: after the sample count only exact=N and bid=N "
+                                     f"(whole numbers >= 1) may follow, got: {extra!r}")
+                if key in counts:
+                    raise ValueError(f"bad budget {text!r}: {key}= given twice")
+                counts[key] = int(count)
+            return cls(ms=None, samples=int(value), exact_samples=counts.get("exact"),
+                       bid_samples=counts.get("bid"))
+        if extras:
+            raise ValueError(f"bad budget {text!r}: exact= and bid= go with a sample budget "
+                             f"('128samples,exact=32'), not a time budget")
         ms = value * 1000 if unit == "s" else value
         if ms <= 0:
             raise ValueError(f"bad budget {text!r}: must be positive")
         return cls(ms=ms, samples=None)
 
     def describe(self) -> str:
-        return f"{self.samples} samples" if self.samples is not None else f"{self.ms:g} ms"
+        if self.samples is None:
+            return f"{self.ms:g} ms"
+        text = f"{self.samples} samples"
+        if self.exact_samples is not None:
+            text += f", {self.exact_samples} exact"
+        if self.bid_samples is not None:
+            text += f", {self.bid_samples} for bids"
+        return text
 
 
 @dataclasses.dataclass(frozen=True)
@@ -216,7 +248,10 @@ def plan(budget: Budget, kind: Decision, clock: ClockState, cards_left: int,
     wall = clock.wall_ms(cards_left)
     wall_ms = NO_CLOCK_WALL_MS if wall is None else wall
     if budget.samples is not None:
-        samples = int(round(budget.samples * kind.weight))
+        if kind is Decision.BID and budget.bid_samples is not None:
+            samples = budget.bid_samples
+        else:
+            samples = int(round(budget.samples * kind.weight))
         return Plan(Deadline(t0 + wall_ms / 1000.0), samples, wall_ms, wall_ms)
     think = min((budget.ms or 0.0) * kind.weight, wall_ms)
     return Plan(Deadline(t0 + wall_ms / 1000.0, c0 + think / 1000.0), None, think, wall_ms)

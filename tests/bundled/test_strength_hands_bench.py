@@ -36,6 +36,9 @@ def test_each_setting_starts_from_the_shipped_bot() -> None:
         ctx = MatchContext(RuleSet(), 4, 0)
         assert MatchContext.bag_weight(ctx) == 0.5 * shipped[7](ctx)
         assert hands.apply("base", "32samples") == Budget(ms=None, samples=32)
+        assert hands.apply("budget=128samples,exact=32,bid=64", "16samples") == \
+            Budget(ms=None, samples=128, exact_samples=32, bid_samples=64)
+        assert hands.apply("exact=8", "16samples") == Budget(ms=None, samples=16, exact_samples=8)
         assert (bot.SearchConfig, bidding.NIL_MIN_PROBABILITY, evaluate.PARAMS["sim_optimism"]["4"],
                 StrongBot._bid_config, policy.SET_WINDOW, bidding.BID_WINDOW, bidding.FIRST_BID_WINDOW,
                 MatchContext.bag_weight) == shipped

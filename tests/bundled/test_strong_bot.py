@@ -13,6 +13,7 @@ import sys
 import threading
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -203,6 +204,44 @@ def test_budget_parsing() -> None:
     for bad in ("fast", "0ms", "1.5samples", "-3ms"):
         with pytest.raises(ValueError, match="bad budget"):
             Budget.parse(bad)
+
+
+def test_a_sample_budget_sets_the_endgame_and_the_bids_apart() -> None:
+    split = Budget.parse("128samples, exact=32,bid=64")
+    assert split == Budget(ms=None, samples=128, exact_samples=32, bid_samples=64)
+    assert split.describe() == "128 samples, 32 exact, 64 for bids"
+    assert Budget.parse("48samples,bid=200") == Budget(ms=None, samples=48, bid_samples=200)
+    for bad, why in (("300ms,exact=32", "not a time budget"), ("64samples,exact=0", "got: 'exact=0'"),
+                     ("64samples,depth=3", "got: 'depth=3'"), ("64samples,exact=8,exact=9", "given twice"),
+                     ("64samples,bid", "got: 'bid'")):
+        with pytest.raises(ValueError, match=why):
+            Budget.parse(bad)
+
+
+def test_the_split_budget_reaches_each_kind_of_decision(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The play early in a hand takes the main count, an endgame play (5 cards or fewer
+    in partnership, searched exactly) the exact count, a bid the bid count."""
+    import bots.strong.bot as strong_bot_module
+    seen: list[tuple[str, int, int | None]] = []
+    real_play, real_bid = strong_bot_module.decide_play, strong_bot_module.decide_bid
+
+    def spy_play(view: Any, rules: Any, legal: Any, cfg: Any, rng: Any, log: Any = None) -> Any:
+        seen.append(("play", view.hand.bit_count(), cfg.samples))
+        return real_play(view, rules, legal, cfg, rng, log)
+
+    def spy_bid(view: Any, rules: Any, legal: Any, cfg: Any, rng: Any, log: Any = None) -> Any:
+        seen.append(("bid", view.hand.bit_count(), cfg.samples))
+        return real_bid(view, rules, legal, cfg, rng, log)
+
+    monkeypatch.setattr(strong_bot_module, "decide_play", spy_play)
+    monkeypatch.setattr(strong_bot_module, "decide_bid", spy_bid)
+    bot = StrongBot(Budget.parse("20samples,exact=3,bid=7"), seed=5, log=lambda _t: None)
+    players = [bot if s == 0 else PolicyBot(seed=s) for s in range(4)]
+    Arena(players, rules=RuleSet(target=250, max_hands=1, blind_nil=False), seed=3).play_match()
+    plays = [(cards, samples) for kind, cards, samples in seen if kind == "play"]
+    assert ("bid", 13, 7) in seen
+    assert any(cards > 5 for cards, _ in plays) and any(cards <= 5 for cards, _ in plays)
+    assert all(samples == (3 if cards <= 5 else 20) for cards, samples in plays), plays
 
 
 @pytest.mark.parametrize("n", [4, 2])

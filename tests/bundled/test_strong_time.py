@@ -37,6 +37,10 @@ def test_a_bid_gets_more_than_a_mid_hand_play() -> None:
     assert bid.think_ms == 400 and play.think_ms == 200
     samples_bid = plan(Budget(samples=24), Decision.BID, c, 13, 0.0, 0.0)
     assert samples_bid.samples == 48
+    # A bid count of its own replaces the factor; plays keep the main count.
+    split = Budget.parse("24samples,bid=10")
+    assert plan(split, Decision.BID, c, 13, 0.0, 0.0).samples == 10
+    assert plan(split, Decision.PLAY, c, 13, 0.0, 0.0).samples == 24
 
 
 @pytest.mark.parametrize("move_ms", [60, 120, 150, 300, 1000, 5000])
