@@ -3,9 +3,9 @@
 
 Options: ``--budget 200ms | 0.5s | 64samples | 128samples,exact=32,bid=64`` (or env
 ``STRONG_BUDGET``) fixes the work per decision (a sample budget may give the endgame's
-exact solves and the bids counts of their own); ``--seed N`` (or env ``STRONG_SEED``) fixes its randomness; ``--verbose``
-logs every decision to stderr; ``--level 1..5`` plays one level of the ladder
-(docs/bots.md). See docs/strong-bot.md.
+exact solves and the bids counts of their own); ``--seed N`` (or env ``STRONG_SEED``)
+fixes its randomness; ``--verbose`` logs every decision to stderr; ``--level 1..5``
+plays one level of the ladder (docs/bots.md). See docs/strong-bot.md.
 """
 
 from __future__ import annotations

@@ -17,6 +17,7 @@ from typing import Any
 
 import pytest
 
+import bots.strong.bot as strong_bot_module
 from bots.strong.arena import Arena, PolicyBot
 from bots.strong.bot import Budget, StrongBot
 from bots.strong.game import RuleSet
@@ -221,7 +222,6 @@ def test_a_sample_budget_sets_the_endgame_and_the_bids_apart() -> None:
 def test_the_split_budget_reaches_each_kind_of_decision(monkeypatch: pytest.MonkeyPatch) -> None:
     """The play early in a hand takes the main count, an endgame play (5 cards or fewer
     in partnership, searched exactly) the exact count, a bid the bid count."""
-    import bots.strong.bot as strong_bot_module
     seen: list[tuple[str, int, int | None]] = []
     real_play, real_bid = strong_bot_module.decide_play, strong_bot_module.decide_bid
 
