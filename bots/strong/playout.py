@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Sequence
 
 from .cards import NON_SPADE_MASK, SUIT_MASKS
-from .policy import choose
+from .policy import choose_known_winner
 
 
 def playout(hands: Sequence[int], trick: Sequence[tuple[int, int]], leader: int, broken: bool,
@@ -19,40 +19,58 @@ def playout(hands: Sequence[int], trick: Sequence[tuple[int, int]], leader: int,
     trick = list(trick)
     tricks = list(tricks)
     S = SUIT_MASKS
+    after_of = _AFTER[n]
+    # Every card still in a hand; the hands are disjoint, so what the others hold is
+    # ``live ^ hand`` (kept up to date card by card instead of rebuilt at each card).
+    live = 0
+    for x in hands:
+        live |= x
+    # Who is winning the trick so far, and with what key (see policy._key), kept card by
+    # card: the trick's winner and every follower's choice need it.
+    wseat = wkey = led = -1
+    for s, x in trick:
+        xs = x // 13
+        if led < 0:
+            led = xs
+        k = 100 + x % 13 if xs == 3 else (x % 13 if xs == led else -1)
+        if k > wkey:
+            wseat, wkey = s, k
     while True:
-        if len(trick) == n:
-            led = trick[0][1] // 13
-            wseat, wkey = -1, -1
-            for s, x in trick:
-                xs = x // 13
-                k = 100 + x % 13 if xs == 3 else (x % 13 if xs == led else -1)
-                if k > wkey:
-                    wseat, wkey = s, k
+        nplayed = len(trick)
+        if nplayed == n:
             tricks[wseat] += 1
             leader = wseat
             trick = []
-        nplayed = len(trick)
+            nplayed = 0
         turn = (leader + nplayed) % n
         h = hands[turn]
         if nplayed == 0 and not h:
             return tricks
         if nplayed:
-            led = trick[0][1] // 13
             legal = h & S[led] or h
         else:
-            led = -1
             legal = h if broken else (h & NON_SPADE_MASK or h)
         if legal & (legal - 1) == 0:
             c = legal.bit_length() - 1
         else:
-            out = 0
-            for s in range(n):
-                if s != turn:
-                    out |= hands[s]
-            after_seats = [(turn + i) % n for i in range(1, n - nplayed)]
-            c = choose(turn, h, legal, trick, out, [hands[s] for s in after_seats], after_seats,
-                       bids, tricks, n)
-        hands[turn] = h ^ (1 << c)
-        if c // 13 == 3:
+            after_seats = after_of[turn][nplayed]
+            c = choose_known_winner(turn, h, legal, trick, wseat, wkey, live ^ h,
+                                    [hands[s] for s in after_seats], after_seats, bids, tricks, n)
+        bit = 1 << c
+        hands[turn] = h ^ bit
+        live ^= bit
+        cs = c // 13
+        if cs == 3:
             broken = True
+        if nplayed == 0:
+            led, wseat, wkey = cs, turn, (100 + c % 13 if cs == 3 else c % 13)
+        else:
+            k = 100 + c % 13 if cs == 3 else (c % 13 if cs == led else -1)
+            if k > wkey:
+                wseat, wkey = turn, k
         trick.append((turn, c))
+
+
+# Seats still to play after ``turn`` when ``nplayed`` cards of the trick are down, per
+# table size: a lookup instead of a list built at every card of every playout.
+_AFTER = {n: [[[(t + i) % n for i in range(1, n - k)] for k in range(n)] for t in range(n)] for n in (2, 4)}

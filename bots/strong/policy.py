@@ -34,7 +34,7 @@ from __future__ import annotations
 
 from typing import Sequence
 
-from .cards import NON_SPADE_MASK, SPADE_MASK, SUIT_MASKS, cards_of
+from .cards import NON_SPADE_MASK, SPADE_MASK, SUIT_MASKS
 
 S = SUIT_MASKS
 
@@ -56,6 +56,16 @@ def _key(card: int, led: int) -> int:
     if s == 3:
         return 100 + card % 13
     return card % 13 if s == led else -1
+
+
+def _beating(cards: int, led: int, key: int) -> int:
+    """The cards of ``cards`` whose trick key on suit ``led`` exceeds ``key`` (as
+    :func:`_key` ranks them), by mask arithmetic: above a spade's key (100 + rank) only
+    higher spades; above a key of the led suit, its higher cards and every spade; above
+    -1 (nothing to beat), every card of the led suit and every spade."""
+    if key >= 100:
+        return cards & SPADE_MASK & ~((1 << (40 + key - 100)) - 1)
+    return (cards & S[led] & ~((1 << (13 * led + key + 1)) - 1)) | (cards & SPADE_MASK)
 
 
 def _threat(after: Sequence[int], led: int, exact: bool) -> int:
@@ -128,6 +138,24 @@ def choose(seat: int, hand: int, legal: int, trick: Sequence[tuple[int, int]], o
     ``after``/``after_seats``: what each seat still to play this trick may hold, and who
     they are; ``bids``/``tricks`` per seat (a ``None`` bid counts as not nil).
     """
+    wseat = wkey = -1
+    if trick:
+        led = trick[0][1] // 13
+        wseat, wkey = trick[0][0], _key(trick[0][1], led)
+        for s, c in trick[1:]:
+            k = _key(c, led)
+            if k > wkey:
+                wseat, wkey = s, k
+    return choose_known_winner(seat, hand, legal, trick, wseat, wkey, out, after, after_seats, bids, tricks,
+                               n, exact)
+
+
+def choose_known_winner(seat: int, hand: int, legal: int, trick: Sequence[tuple[int, int]], wseat: int,
+                        wkey: int, out: int, after: Sequence[int], after_seats: Sequence[int],
+                        bids: Sequence[int | None], tricks: Sequence[int], n: int, exact: bool = True) -> int:
+    """:func:`choose` told who is winning the trick so far: ``wseat`` and its card's
+    :func:`_key` ``wkey`` (ignored when leading). A playout keeps them card by card, so
+    it need not find them again at every card."""
     if legal & (legal - 1) == 0:
         return _low(legal)
     remaining = hand.bit_count()
@@ -135,21 +163,9 @@ def choose(seat: int, hand: int, legal: int, trick: Sequence[tuple[int, int]], o
     if not trick:
         return _lead(seat, hand, legal, out, after, after_seats, mode, opp_nils, n, exact)
     led = trick[0][1] // 13
-    wseat, wkey = trick[0][0], _key(trick[0][1], led)
-    for s, c in trick[1:]:
-        k = _key(c, led)
-        if k > wkey:
-            wseat, wkey = s, k
     threat = _threat(after, led, exact)
     following = bool(legal & S[led])
-    winners = 0
-    m = legal
-    while m:
-        low = m & -m
-        c = low.bit_length() - 1
-        m ^= low
-        if _key(c, led) > wkey:
-            winners |= low
+    winners = _beating(legal, led, wkey)
     partner_winning = n == 4 and wseat == (seat + 2) % 4
     losers = legal & ~winners
 
@@ -183,8 +199,8 @@ def choose(seat: int, hand: int, legal: int, trick: Sequence[tuple[int, int]], o
         if partner_played:
             if wseat == partner:
                 if winners:
-                    sure = [c for c in cards_of(winners) if _key(c, led) > threat]
-                    return sure[0] if sure else _top(winners)
+                    sure = _beating(winners, led, threat)
+                    return _low(sure) if sure else _top(winners)
                 return _low_discard(legal, following)
             mode = "take"
         else:
@@ -202,9 +218,9 @@ def choose(seat: int, hand: int, legal: int, trick: Sequence[tuple[int, int]], o
         if partner_winning and wkey > threat:
             return _low_discard(losers or legal, following)
         if winners:
-            sure = [c for c in cards_of(winners) if _key(c, led) > threat]
+            sure = _beating(winners, led, threat)
             if sure:
-                return sure[0]
+                return _low(sure)
             if not after:
                 return _low(winners)
             if not following:
