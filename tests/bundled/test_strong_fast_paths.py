@@ -1,6 +1,7 @@
-"""The rollout policy's and the playout's mask shortcuts against the plain card-by-card
-rules they replace: the same cards beat a trick, and a playout ends with the same tricks
-as one that rebuilds every seat's view at every card."""
+"""The strong bot's fast paths against the plain code they replace: the rollout policy's
+mask for the cards that beat a trick, a playout that keeps its bookkeeping card by card,
+and the hand models' per-suit lookup tables. Each must give exactly what the plain
+version gives, so that a speed-up never changes a decision."""
 
 from __future__ import annotations
 
@@ -8,7 +9,8 @@ import random
 
 import pytest
 
-from bots.strong.cards import FULL_DECK, NON_SPADE_MASK, SUIT_MASKS
+from bots.strong.cards import FULL_DECK, NON_SPADE_MASK, SPADE_MASK, SUIT_MASKS
+from bots.strong.evaluate import nil_features, trick_features
 from bots.strong.playout import playout
 from bots.strong.policy import _beating, _key, choose
 
@@ -84,3 +86,58 @@ def test_playout_matches_the_plain_version_on_random_deals(n: int) -> None:
         got = playout(hands, trick, leader, broken, tricks, bids)
         assert got == _reference_playout(hands, trick, leader, broken, tricks, bids)
         assert sum(got) == 13
+
+
+def _plain_trick_features(hand: int) -> list[float]:
+    sp = (hand & SPADE_MASK) >> 39
+    slen = sp.bit_count()
+    f = [1.0, float(sp >> 12 & 1), float(sp >> 11 & 1), float(sp >> 10 & 1), float(sp >> 9 & 1),
+         float(slen), float(max(0, slen - 3))]
+    side_a = k_g = k_s = q_g = q_s = j_g = voids = singles = long4 = 0
+    for s in range(3):
+        p = (hand >> (13 * s)) & 0x1FFF
+        ln = p.bit_count()
+        if ln == 0:
+            voids += 1
+            continue
+        singles += ln == 1
+        long4 += max(0, ln - 4)
+        side_a += p >> 12 & 1
+        if p >> 11 & 1:
+            k_g, k_s = (k_g + 1, k_s) if ln >= 2 else (k_g, k_s + 1)
+        if p >> 10 & 1:
+            q_g, q_s = (q_g + 1, q_s) if ln >= 3 else (q_g, q_s + 1)
+        j_g += bool(p >> 9 & 1 and ln >= 4 and p >> 10 & 3)
+    trump = min(slen, 3)
+    return f + [float(side_a), float(k_g), float(k_s), float(q_g), float(q_s), float(j_g),
+                float(voids * trump), float(singles * min(slen, 2)), float(long4)]
+
+
+def _plain_nil_features(hand: int) -> list[float]:
+    sp = (hand & SPADE_MASK) >> 39
+    side = [0, 0, 0, 0]
+    unguarded = low = voids = short = 0
+    for s in range(3):
+        p = (hand >> (13 * s)) & 0x1FFF
+        ranks = [r for r in range(13) if p >> r & 1]
+        if not ranks:
+            voids += 1
+            continue
+        short += len(ranks) <= 2
+        for i, r in enumerate((12, 11, 10, 9)):
+            side[i] += p >> r & 1
+        low += sum(1 for r in ranks if r <= 4)
+        unguarded += sum(1 for i, r in enumerate(ranks) if r >= 4 + 3 * i)
+    return [1.0, float((sp >> 10).bit_count()), float((sp >> 7 & 7).bit_count()), float(sp.bit_count()),
+            *map(float, side), float(unguarded), float(low), float(voids), float(short)]
+
+
+def test_hand_model_features_match_the_plain_count_on_random_hands() -> None:
+    rng = random.Random(7)
+    for size in (13, 13, 13, 9, 5, 0):
+        for _ in range(3000):
+            hand = 0
+            for c in rng.sample(range(52), size):
+                hand |= 1 << c
+            assert trick_features(hand) == _plain_trick_features(hand), hex(hand)
+            assert nil_features(hand) == _plain_nil_features(hand), hex(hand)
