@@ -42,23 +42,25 @@ PARAMS: dict = _load()
 
 
 def _trick_suit(p: int) -> tuple[int, ...]:
-    """One plain suit's part of :func:`trick_features` (``p``: its 13 rank bits):
-    void, singleton, length over 4, ace, king guarded, king single, queen guarded,
-    queen short, jack guarded."""
+    """One plain suit's counts for :func:`trick_features` (``p``: its 13 rank bits), in
+    the order of :data:`TRICK_FEATURES` from ``side_A``: ace, king guarded, king single,
+    queen guarded, queen short, jack guarded; then void, singleton, length over 4."""
     ln = p.bit_count()
     if ln == 0:
-        return (1, 0, 0, 0, 0, 0, 0, 0, 0)
+        return (0, 0, 0, 0, 0, 0, 1, 0, 0)
     k, q = p >> 11 & 1, p >> 10 & 1
-    return (0, int(ln == 1), max(0, ln - 4), p >> 12 & 1, k if ln >= 2 else 0, k if ln < 2 else 0,
-            q if ln >= 3 else 0, q if ln < 3 else 0, int(bool(p >> 9 & 1 and ln >= 4 and p >> 10 & 3)))
+    jack_guarded = int(bool(p >> 9 & 1 and ln >= 4 and p >> 10 & 3))
+    return (p >> 12 & 1, k if ln >= 2 else 0, k if ln < 2 else 0, q if ln >= 3 else 0, q if ln < 3 else 0,
+            jack_guarded, 0, int(ln == 1), max(0, ln - 4))
 
 
 def _nil_suit(p: int) -> tuple[int, ...]:
-    """One plain suit's part of :func:`nil_features`: void, short (1-2 cards), ace, king,
-    queen, jack, low cards (2..6), unguarded high cards."""
+    """One plain suit's counts for :func:`nil_features`, in the order of
+    :data:`NIL_FEATURES` from ``side_A``: ace, king, queen, jack, unguarded high cards,
+    low cards (2..6), void, short (1-2 cards)."""
     ln = p.bit_count()
     if ln == 0:
-        return (1, 0, 0, 0, 0, 0, 0, 0)
+        return (0, 0, 0, 0, 0, 0, 1, 0)
     # A card is "unguarded" when the suit lacks enough low cards to duck under the leads
     # of others: the i-th lowest card (from 0) is unguarded from rank 4 + 3i up.
     unguarded = i = 0
@@ -70,7 +72,7 @@ def _nil_suit(p: int) -> tuple[int, ...]:
         if r >= 4 + 3 * i:
             unguarded += 1
         i += 1
-    return (0, int(ln <= 2), p >> 12 & 1, p >> 11 & 1, p >> 10 & 1, p >> 9 & 1, (p & 0x1F).bit_count(), unguarded)
+    return (p >> 12 & 1, p >> 11 & 1, p >> 10 & 1, p >> 9 & 1, unguarded, (p & 0x1F).bit_count(), 0, int(ln <= 2))
 
 
 # Both models' plain-suit features depend on the suit's 13 bits alone: looked up per suit
@@ -83,29 +85,23 @@ def trick_features(hand: int) -> list[float]:
     """Features of ``hand`` (a card mask) for the expected-tricks model."""
     sp = (hand & SPADE_MASK) >> 39
     slen = sp.bit_count()
-    a = _TRICK_SUIT[hand & 0x1FFF]
-    b = _TRICK_SUIT[(hand >> 13) & 0x1FFF]
-    c = _TRICK_SUIT[(hand >> 26) & 0x1FFF]
-    voids, singles = a[0] + b[0] + c[0], a[1] + b[1] + c[1]
+    ace, k_g, k_s, q_g, q_s, j_g, voids, singles, long4 = map(
+        sum, zip(_TRICK_SUIT[hand & 0x1FFF], _TRICK_SUIT[hand >> 13 & 0x1FFF], _TRICK_SUIT[hand >> 26 & 0x1FFF]))
     trump = min(slen, 3)
     return [1.0,
             float(sp >> 12 & 1), float(sp >> 11 & 1), float(sp >> 10 & 1), float(sp >> 9 & 1),
             float(slen), float(max(0, slen - 3)),
-            float(a[3] + b[3] + c[3]), float(a[4] + b[4] + c[4]), float(a[5] + b[5] + c[5]),
-            float(a[6] + b[6] + c[6]), float(a[7] + b[7] + c[7]), float(a[8] + b[8] + c[8]),
-            float(voids * trump), float(singles * min(slen, 2)), float(a[2] + b[2] + c[2])]
+            float(ace), float(k_g), float(k_s), float(q_g), float(q_s), float(j_g),
+            float(voids * trump), float(singles * min(slen, 2)), float(long4)]
 
 
 def nil_features(hand: int) -> list[float]:
     """Features of ``hand`` for the nil-success model (danger of being forced to win)."""
     sp = (hand & SPADE_MASK) >> 39
-    a = _NIL_SUIT[hand & 0x1FFF]
-    b = _NIL_SUIT[(hand >> 13) & 0x1FFF]
-    c = _NIL_SUIT[(hand >> 26) & 0x1FFF]
+    plain = map(sum, zip(_NIL_SUIT[hand & 0x1FFF], _NIL_SUIT[hand >> 13 & 0x1FFF], _NIL_SUIT[hand >> 26 & 0x1FFF]))
+    # spade_high (Q, K, A of spades), spade_mid (9, T, J), spade_len, then the plain suits'.
     return [1.0, float((sp >> 10).bit_count()), float((sp >> 7 & 7).bit_count()), float(sp.bit_count()),
-            float(a[2] + b[2] + c[2]), float(a[3] + b[3] + c[3]), float(a[4] + b[4] + c[4]),
-            float(a[5] + b[5] + c[5]), float(a[7] + b[7] + c[7]), float(a[6] + b[6] + c[6]),
-            float(a[0] + b[0] + c[0]), float(a[1] + b[1] + c[1])]
+            *map(float, plain)]
 
 
 def promote(hand: int, dead: int) -> int:
