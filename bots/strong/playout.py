@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Sequence
 
 from .cards import NON_SPADE_MASK, SUIT_MASKS
-from .policy import choose_known_winner
+from .policy import choose_known_winner, winning
 
 
 def playout(hands: Sequence[int], trick: Sequence[tuple[int, int]], leader: int, broken: bool,
@@ -25,16 +25,10 @@ def playout(hands: Sequence[int], trick: Sequence[tuple[int, int]], leader: int,
     live = 0
     for x in hands:
         live |= x
-    # Who is winning the trick so far, and with what key (see policy._key), kept card by
-    # card: the trick's winner and every follower's choice need it.
-    wseat = wkey = led = -1
-    for s, x in trick:
-        xs = x // 13
-        if led < 0:
-            led = xs
-        k = 100 + x % 13 if xs == 3 else (x % 13 if xs == led else -1)
-        if k > wkey:
-            wseat, wkey = s, k
+    # Who is winning the trick so far, and with what key (see policy._key), then kept card
+    # by card below: the trick's winner and every follower's choice need it.
+    wseat, wkey = winning(trick)
+    led = trick[0][1] // 13 if trick else -1
     while True:
         nplayed = len(trick)
         if nplayed == n:

@@ -138,16 +138,22 @@ def choose(seat: int, hand: int, legal: int, trick: Sequence[tuple[int, int]], o
     ``after``/``after_seats``: what each seat still to play this trick may hold, and who
     they are; ``bids``/``tricks`` per seat (a ``None`` bid counts as not nil).
     """
+    wseat, wkey = winning(trick)
+    return choose_known_winner(seat, hand, legal, trick, wseat, wkey, out, after, after_seats, bids, tricks,
+                               n, exact)
+
+
+def winning(trick: Sequence[tuple[int, int]]) -> tuple[int, int]:
+    """Who is winning ``trick`` (``[(seat, card), ...]``) so far and its card's
+    :func:`_key`; (-1, -1) for an empty trick."""
     wseat = wkey = -1
     if trick:
         led = trick[0][1] // 13
-        wseat, wkey = trick[0][0], _key(trick[0][1], led)
-        for s, c in trick[1:]:
+        for s, c in trick:
             k = _key(c, led)
             if k > wkey:
                 wseat, wkey = s, k
-    return choose_known_winner(seat, hand, legal, trick, wseat, wkey, out, after, after_seats, bids, tricks,
-                               n, exact)
+    return wseat, wkey
 
 
 def choose_known_winner(seat: int, hand: int, legal: int, trick: Sequence[tuple[int, int]], wseat: int,
