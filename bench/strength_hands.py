@@ -136,25 +136,45 @@ def _sim_optimism(value: str) -> None:
     evaluate.PARAMS["sim_optimism"]["4"] = float(value)
 
 
+def _match_equity(value: str) -> None:
+    """1: value partnership hands by the match equity they leave (shipped); 0: by points."""
+    from bots.strong import game
+    game.MATCH_EQUITY = bool(int(value))
+
+
+def _bid_style4(value: str) -> None:
+    """1: learn the other seats' bidding styles in partnership too (shipped); 0: do not."""
+    from bots.strong import bot
+    bot.LEARN_PARTNERSHIP_BID_STYLE = bool(int(value))
+
+
+def _match_edge(value: str) -> None:
+    """Points a hand the match equity assumes the strong side gains (shipped: 0)."""
+    from bots.strong import game
+    game.MATCH_EDGE = float(value)
+
+
 #: The tunables ``--set`` knows (each sets a module-level knob); ``budget`` is the strong
 #: bot's budget (``--budget`` by default).
 SETTINGS = {"window": _window, "first_window": _first_window, "borrow": _borrow, "bag_weight": _bag_weight,
             "sim_optimism": _sim_optimism, "exact4": _exact4, "nil_min": _nil_min, "bid_samples": _bid_samples,
-            "set_window": _set_window}
+            "set_window": _set_window, "match_equity": _match_equity,
+            "match_edge": _match_edge, "bid_style4": _bid_style4}
 
 _ORIGINAL: dict[str, object] = {}
 
 
 def _reset() -> None:
     """Undo every earlier setting (each setting is measured from the shipped bot)."""
-    from bots.strong import bidding, bot, policy
+    from bots.strong import bidding, bot, game, policy
     from bots.strong.game import MatchContext
     if not _ORIGINAL:
         _ORIGINAL.update(bag_weight=MatchContext.bag_weight, SearchConfig=bot.SearchConfig,
                          nil_min=bidding.NIL_MIN_PROBABILITY,
                          params=json.dumps(evaluate.PARAMS), bid_config=StrongBot._bid_config,
                          set_window=policy.SET_WINDOW, first_window=bidding.FIRST_BID_WINDOW,
-                         window=bidding.BID_WINDOW)
+                         window=bidding.BID_WINDOW, match_equity=game.MATCH_EQUITY,
+                         match_edge=game.MATCH_EDGE, bid_style4=bot.LEARN_PARTNERSHIP_BID_STYLE)
     bot.SearchConfig = _ORIGINAL["SearchConfig"]  # type: ignore[misc]
     MatchContext.bag_weight = _ORIGINAL["bag_weight"]  # type: ignore[method-assign]
     BORROWED.clear()
@@ -163,6 +183,9 @@ def _reset() -> None:
     policy.SET_WINDOW = _ORIGINAL["set_window"]  # type: ignore[assignment]
     bidding.FIRST_BID_WINDOW = _ORIGINAL["first_window"]  # type: ignore[assignment]
     bidding.BID_WINDOW = _ORIGINAL["window"]  # type: ignore[assignment]
+    game.MATCH_EQUITY = _ORIGINAL["match_equity"]  # type: ignore[assignment]
+    game.MATCH_EDGE = _ORIGINAL["match_edge"]  # type: ignore[assignment]
+    bot.LEARN_PARTNERSHIP_BID_STYLE = _ORIGINAL["bid_style4"]  # type: ignore[assignment]
     evaluate.PARAMS.clear()
     evaluate.PARAMS.update(json.loads(str(_ORIGINAL["params"])))
 
@@ -170,9 +193,15 @@ def _reset() -> None:
 def apply(setting: str, budget: str) -> Budget:
     """Reset, then apply a comma-separated list of ``KEY=VALUE`` tunables (see
     :data:`SETTINGS`; ``base`` is the shipped bot); return the budget to play with."""
+    items = [item.partition("=") for item in filter(None, setting.split(","))]
+    for key, _, _ in items:
+        # Refused before any knob moves: a half-applied setting would outlive the error.
+        if key not in SETTINGS and key not in ("base", "budget", "exact", "bid"):
+            raise SystemExit(f"error: unknown setting {key!r} (known: base, budget, {', '.join(SETTINGS)}), "
+                             f"got: {setting!r}")
     _reset()
-    for item in filter(None, setting.split(",")):
-        key, _, value = item.partition("=")
+    for key, _, value in items:
+        item = f"{key}={value}"
         if key == "base":
             continue
         if key == "budget":
@@ -182,9 +211,6 @@ def apply(setting: str, budget: str) -> Budget:
             # Parts of a split sample budget: budget=128samples,exact=32,bid=64.
             budget = f"{budget},{item}"
             continue
-        if key not in SETTINGS:
-            raise SystemExit(f"error: unknown setting {key!r} (known: base, budget, {', '.join(SETTINGS)}), "
-                             f"got: {setting!r}")
         SETTINGS[key](value)
     return Budget.parse(budget)
 

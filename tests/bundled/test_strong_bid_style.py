@@ -72,3 +72,45 @@ def test_an_opponent_that_underbids_is_read_as_holding_a_stronger_hand() -> None
         return sum(expected_tricks(d[1], 2) for d in deals) / len(deals)
     plain, under = mean_opp_tricks(BidStyle()), mean_opp_tricks(BidStyle(-1.5, 0.7))
     assert under > plain + 0.5, (plain, under)
+
+
+PARTNERSHIP_HANDS = [  # seat 0 is the bot; seats 1-3 play these 13 cards each
+    None,
+    ["AS", "KS", "QS", "7S", "4S", "AH", "KH", "9H", "3H", "QD", "5D", "8C", "2C"],
+    ["JS", "TS", "9S", "QH", "JH", "TH", "AD", "KD", "JD", "AC", "KC", "QC", "JC"],
+    ["8S", "6S", "5S", "8H", "7H", "6H", "9D", "8D", "7D", "TC", "9C", "7C", "6C"],
+]
+
+
+def _partnership_hand(bot: StrongBot, bids: list[int], blind: list[bool]) -> None:
+    bot.handle({"type": "hand_start", "hand": 1, "dealer": 3, "score": [0, 0], "bags": [0, 0]})
+    for seat, cards in enumerate(PARTNERSHIP_HANDS):
+        for c in cards or []:
+            bot.handle({"type": "played", "seat": seat, "card": c})
+    bot.handle({"type": "hand_end", "hand": 1, "bids": bids, "blind": blind, "tricks": [3, 4, 3, 3],
+                "points": [0, 0], "score": [0, 0], "bags": [0, 0]})
+
+
+def test_in_partnership_every_other_seat_is_learned_except_a_side_that_exchanged() -> None:
+    bot = StrongBot(budget=Budget(samples=4), seed=1)
+    bot.handle({"type": "hello", "id": 0, "protocol": 1, "variant": "partnership", "seat": 0,
+                "names": ["strong", "x", "strong", "x"], "rules": {"blind_nil_behind": 100}})
+    _partnership_hand(bot, [3, 5, 4, 0], [False] * 4)
+    hands = [mask_of(parse_card(c) for c in cards) if cards else 0 for cards in PARTNERSHIP_HANDS]
+    # Seat 3's Nil says nothing about its style; the bot's own bid is not learned.
+    assert bot.bid_styles.records == {1: [5 - expected_tricks(hands[1], 4)], 2: [4 - expected_tricks(hands[2], 4)]}
+    # Seat 3 bid Blind Nil: its side exchanged cards, so neither it nor its partner (seat
+    # 1) played the hand it bid on; the bot's partner (seat 2) is learned again.
+    _partnership_hand(bot, [3, 6, 4, 0], [False, False, False, True])
+    assert len(bot.bid_styles.records[1]) == 1 and len(bot.bid_styles.records[2]) == 2
+    view = bot._view({"state": {"hand_no": 2, "seat": 0, "phase": "bid", "hand": [], "bids": [None] * 4}})
+    assert view.bid_styles[1] == bot.bid_styles.style(1) and view.bid_styles[3] == BidStyle()
+
+
+def test_with_free_blind_nil_partnership_bids_are_read_by_the_plain_model() -> None:
+    # The default rules' rows were measured without the learning: it stays off there.
+    bot = StrongBot(budget=Budget(samples=4), seed=1)
+    bot.handle({"type": "hello", "id": 0, "protocol": 1, "variant": "partnership", "seat": 0,
+                "names": ["strong", "x", "strong", "x"], "rules": {"blind_nil": True}})
+    _partnership_hand(bot, [3, 5, 4, 0], [False] * 4)
+    assert bot.bid_styles.records == {}

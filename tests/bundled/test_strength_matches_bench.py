@@ -1,0 +1,49 @@
+"""bench/strength_matches.py, the in-process whole-match tuning tool: it plays every seed
+in both seatings per setting, to the end of the match, and pairs the settings' results
+seed by seed and seating by seating."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from conftest import load_bench
+
+matches = load_bench("strength_matches")
+
+
+def test_the_paired_difference_is_over_the_same_seeds_and_seatings() -> None:
+    rows = [{"setting": "a", "seed": s, "leg": leg, "win": w, "margin": 10 * w, "cpu": 1.0}
+            for (s, leg), w in {(1, 0): 1, (1, 1): 0, (2, 0): 1, (2, 1): 1}.items()]
+    rows += [{"setting": "b", "seed": s, "leg": leg, "win": w, "margin": 20, "cpu": 2.0}
+             for (s, leg), w in {(1, 0): 1, (1, 1): 1, (2, 0): 0, (2, 1): 1, (3, 0): 1}.items()]
+    first, second = matches.paired(rows, ["a", "b"])
+    # Seed 3 was played by "b" only: it is left out of both lines.
+    assert "matches    4" in first and "won    3 ( 75.0%)" in first and "vs first  +0.0" in first
+    assert "matches    4" in second and "won    3 ( 75.0%)" in second
+    # Pairs: (1,1) +1, (2,0) -1, others 0: mean 0, standard error sqrt(2/3/4).
+    assert "vs first  +0.0 +- 40.8" in second and "cpu 8 s" in second
+
+
+def test_a_tiny_run_plays_whole_matches_for_every_setting_and_seating(tmp_path: Path,
+                                                                      capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "m.jsonl"
+    assert matches.main(["--seeds", "1", "--first-seed", "5", "--budget", "2samples", "--rule", "blind_nil=false",
+                         "--rule", "target=150", "--set", "match_equity=0", "--set", "base", "--save", str(out)]) == 0
+    rows = [json.loads(line) for line in out.read_text().splitlines()]
+    assert sorted((r["setting"], r["leg"]) for r in rows) == [("base", 0), ("base", 1),
+                                                             ("match_equity=0", 0), ("match_equity=0", 1)]
+    for r in rows:
+        # A whole match: it ran until a side won (to 150 here), not one hand.
+        assert r["seed"] == 5 and r["win"] in (0, 1) and r["hands"] >= 2 and r["cpu"] > 0
+        assert (r["margin"] > 0) == bool(r["win"]) or r["margin"] == 0
+    printed = capsys.readouterr().out.splitlines()
+    assert printed[0].startswith("match_equity=0") and printed[1].startswith("base")
+
+
+def test_an_unknown_setting_is_refused_before_any_match(tmp_path: Path) -> None:
+    with pytest.raises(SystemExit) as err:
+        matches.main(["--seeds", "1", "--set", "base", "--set", "match_edge=5,nonsense=2"])
+    assert "unknown setting 'nonsense'" in str(err.value)
