@@ -190,7 +190,7 @@ class Objective:
             # carried bags count as debt against the score they will one day cost.
             mine = new[me] - self._lam * bags_after[me]
             theirs = new[them] - self._lam * bags_after[them]
-            return MATCH_WIN_VALUE * (2.0 * match_equity(rules, ctx.n_seats, mine, theirs, ctx.hand_no) - 1.0)
+            return MATCH_WIN_VALUE * (2.0 * match_equity(rules, mine, theirs, ctx.hand_no) - 1.0)
         return v
 
 
@@ -219,7 +219,7 @@ HAND_SPREAD = {"free_blind_nil": (120.0, 200.0), "other": (48.0, 85.0)}
 MATCH_EDGE = 0.0
 
 
-def match_equity(rules: RuleSet, n_seats: int, mine: float, theirs: float, hands_played: int) -> float:
+def match_equity(rules: RuleSet, mine: float, theirs: float, hands_played: int) -> float:
     """Chance that the side on ``mine`` points wins the match against ``theirs`` (equal
     sides, the match going on after ``hands_played`` hands).
 

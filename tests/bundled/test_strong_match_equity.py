@@ -14,45 +14,45 @@ RULES = RuleSet(blind_nil=False)
 
 
 def test_equal_sides_have_even_chances_and_the_chances_add_to_one() -> None:
-    assert match_equity(RULES, 4, 0, 0, 1) == pytest.approx(0.5)
-    assert match_equity(RULES, 4, 320, 320, 6) == pytest.approx(0.5)
+    assert match_equity(RULES, 0, 0, 1) == pytest.approx(0.5)
+    assert match_equity(RULES, 320, 320, 6) == pytest.approx(0.5)
     for mine, theirs, played in [(120, 40, 2), (-80, 300, 5), (460, 455, 9), (250, 430, 7)]:
-        total = match_equity(RULES, 4, mine, theirs, played) + match_equity(RULES, 4, theirs, mine, played)
+        total = match_equity(RULES, mine, theirs, played) + match_equity(RULES, theirs, mine, played)
         assert total == pytest.approx(1.0)
 
 
 def test_more_points_never_lower_the_chance() -> None:
     previous = 0.0
     for mine in range(-300, 500, 10):
-        now = match_equity(RULES, 4, mine, 200, 5)
+        now = match_equity(RULES, mine, 200, 5)
         assert now >= previous
         previous = now
-    assert match_equity(RULES, 4, 490, 200, 5) > 0.99 and match_equity(RULES, 4, -300, 200, 5) < 0.01
+    assert match_equity(RULES, 490, 200, 5) > 0.99 and match_equity(RULES, -300, 200, 5) < 0.01
 
 
 def test_the_same_lead_is_worth_more_near_the_end() -> None:
-    early = match_equity(RULES, 4, 150, 50, 3)
-    late = match_equity(RULES, 4, 450, 350, 9)
+    early = match_equity(RULES, 150, 50, 3)
+    late = match_equity(RULES, 450, 350, 9)
     assert 0.5 < early < late
     # The hand limit ends a match too: with one hand left a lead counts as at the target.
     short = RuleSet(blind_nil=False, max_hands=10)
-    assert match_equity(short, 4, 150, 50, 9) > match_equity(short, 4, 150, 50, 3) >= early
+    assert match_equity(short, 150, 50, 9) > match_equity(short, 150, 50, 3) >= early
 
 
 def test_free_blind_nil_makes_hands_swing_more_so_a_lead_is_worth_less() -> None:
-    assert match_equity(RuleSet(), 4, 200, 100, 4) < match_equity(RULES, 4, 200, 100, 4)
+    assert match_equity(RuleSet(), 200, 100, 4) < match_equity(RULES, 200, 100, 4)
     # Behind 100, Blind Nil is a catch-up move, not a free one: the spread stays narrow.
     behind = RuleSet(blind_nil_behind=100)
-    assert match_equity(behind, 4, 200, 100, 4) == match_equity(RULES, 4, 200, 100, 4)
+    assert match_equity(behind, 200, 100, 4) == match_equity(RULES, 200, 100, 4)
 
 
 def test_ahead_a_loss_costs_more_than_the_same_gain_brings_and_behind_the_reverse() -> None:
     # The risk attitude that points alone cannot express: ahead late, a 100-point swing
     # down costs more equity than one up earns; behind, a swing up earns more.
     def swing(mine: int, theirs: int) -> tuple[float, float]:
-        here = match_equity(RULES, 4, mine, theirs, 8)
-        return (match_equity(RULES, 4, mine + 100, theirs, 8) - here,
-                here - match_equity(RULES, 4, mine - 100, theirs, 8))
+        here = match_equity(RULES, mine, theirs, 8)
+        return (match_equity(RULES, mine + 100, theirs, 8) - here,
+                here - match_equity(RULES, mine - 100, theirs, 8))
     gain, loss = swing(380, 250)
     assert loss > gain > 0
     gain, loss = swing(250, 380)
@@ -70,7 +70,7 @@ def test_partnership_hands_are_valued_by_the_equity_of_the_score_they_leave() ->
     assert points == [71, 50] and bags_after == [4, 9]
     lam = obj.ctx.bag_weight()
     mine, theirs = 210 + 71 - lam * 4, 180 + 50 - lam * 9
-    assert obj.value(tricks) == pytest.approx(MATCH_WIN_VALUE * (2 * match_equity(RULES, 4, mine, theirs, 6) - 1))
+    assert obj.value(tricks) == pytest.approx(MATCH_WIN_VALUE * (2 * match_equity(RULES, mine, theirs, 6) - 1))
     # A hand that ends the match is still worth the whole match.
     # (71 - 50 points, one bag carried at 3.5 points this near the target.)
     assert _objective(4, (450, 300), (0, 0), 6, bids).value(tricks) == pytest.approx(MATCH_WIN_VALUE + 21 - 3.5)
