@@ -139,8 +139,10 @@ class Objective:
 
     ``value(tricks)`` = this side's points minus the other side's, plus the amortised
     value of the bag change, plus +-``MATCH_WIN_VALUE`` when the hand ends the match
-    (target, mercy or the last hand). It is zero-sum between the sides, so the searches
-    can use max/min on it.
+    (target, mercy or the last hand). In partnership without free Blind Nil a hand that
+    does not end the match is instead worth ``MATCH_WIN_VALUE * (2p - 1)``, ``p`` the
+    :func:`match_equity` of the score it leaves. It is zero-sum between the sides, so
+    the searches can use max/min on it.
     """
 
     def __init__(self, ctx: MatchContext, bids: Sequence[int], blind: Sequence[bool]):
@@ -209,9 +211,11 @@ def free_blind_nil(rules: RuleSet) -> bool:
 
 #: Partnership, per hand: the mean points a side scores and the standard deviation of the
 #: difference between the sides' points; with free Blind Nil (the default rules) and
-#: otherwise. Measured over whole matches: the heuristic pairs without free Blind Nil
-#: (46 and 81), the strong bot against the heuristic bots under the default rules (120
-#: and 200).
+#: otherwise. Measured over whole matches: heuristic pairs, 200 matches a rule set,
+#: scored 46 and 81 without Blind Nil and 49 and 96 under ``blind_nil_behind: 100``
+#: ("other" takes a value between); the strong bot against the heuristic bots under the
+#: default rules, 120 and 200 (the objective keeps points there; the entry serves direct
+#: callers).
 HAND_SPREAD = {"free_blind_nil": (120.0, 200.0), "other": (48.0, 85.0)}
 
 #: Points a hand this side is assumed to gain on the other in the hands left (0: equal
