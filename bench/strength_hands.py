@@ -142,6 +142,13 @@ def _match_equity(value: str) -> None:
     game.MATCH_EQUITY = bool(int(value))
 
 
+def _match_spread(value: str) -> None:
+    """The race model's spread of a hand without free Blind Nil (shipped: 85 points)."""
+    from bots.strong import game
+    pace, _ = game.HAND_SPREAD["other"]
+    game.HAND_SPREAD["other"] = (pace, float(value))
+
+
 def _bid_style4(value: str) -> None:
     """1: learn the other seats' bidding styles in partnership too (shipped); 0: do not."""
     from bots.strong import bot
@@ -159,7 +166,7 @@ def _match_edge(value: str) -> None:
 SETTINGS = {"window": _window, "first_window": _first_window, "borrow": _borrow, "bag_weight": _bag_weight,
             "sim_optimism": _sim_optimism, "exact4": _exact4, "nil_min": _nil_min, "bid_samples": _bid_samples,
             "set_window": _set_window, "match_equity": _match_equity,
-            "match_edge": _match_edge, "bid_style4": _bid_style4}
+            "match_edge": _match_edge, "match_spread": _match_spread, "bid_style4": _bid_style4}
 
 _ORIGINAL: dict[str, object] = {}
 
@@ -174,7 +181,8 @@ def _reset() -> None:
                          params=json.dumps(evaluate.PARAMS), bid_config=StrongBot._bid_config,
                          set_window=policy.SET_WINDOW, first_window=bidding.FIRST_BID_WINDOW,
                          window=bidding.BID_WINDOW, match_equity=game.MATCH_EQUITY,
-                         match_edge=game.MATCH_EDGE, bid_style4=bot.LEARN_PARTNERSHIP_BID_STYLE)
+                         match_edge=game.MATCH_EDGE, bid_style4=bot.LEARN_PARTNERSHIP_BID_STYLE,
+                         spread=dict(game.HAND_SPREAD))
     bot.SearchConfig = _ORIGINAL["SearchConfig"]  # type: ignore[misc]
     MatchContext.bag_weight = _ORIGINAL["bag_weight"]  # type: ignore[method-assign]
     BORROWED.clear()
@@ -186,6 +194,8 @@ def _reset() -> None:
     game.MATCH_EQUITY = _ORIGINAL["match_equity"]  # type: ignore[assignment]
     game.MATCH_EDGE = _ORIGINAL["match_edge"]  # type: ignore[assignment]
     bot.LEARN_PARTNERSHIP_BID_STYLE = _ORIGINAL["bid_style4"]  # type: ignore[assignment]
+    game.HAND_SPREAD.clear()
+    game.HAND_SPREAD.update(_ORIGINAL["spread"])  # type: ignore[call-overload]
     evaluate.PARAMS.clear()
     evaluate.PARAMS.update(json.loads(str(_ORIGINAL["params"])))
 

@@ -22,10 +22,12 @@ from bots.strong.game import MatchContext, RuleSet  # noqa: E402
 def test_each_setting_starts_from_the_shipped_bot() -> None:
     shipped = (bot.SearchConfig, bidding.NIL_MIN_PROBABILITY, evaluate.PARAMS["sim_optimism"]["4"],
                StrongBot._bid_config, policy.SET_WINDOW, bidding.BID_WINDOW, bidding.FIRST_BID_WINDOW,
-               MatchContext.bag_weight, game.MATCH_EQUITY, game.MATCH_EDGE)
+               MatchContext.bag_weight, game.MATCH_EQUITY, game.MATCH_EDGE, dict(game.HAND_SPREAD),
+               bot.LEARN_PARTNERSHIP_BID_STYLE)
     try:
         budget = hands.apply("exact4=6,nil_min=0.9,sim_optimism=1.5,bid_samples=7,set_window=5,budget=5samples,"
-                             "window=1,first_window=2,bag_weight=0.5,borrow=bid+pass,match_equity=0,match_edge=15",
+                             "window=1,first_window=2,bag_weight=0.5,borrow=bid+pass,match_equity=0,match_edge=15,"
+                             "match_spread=60,bid_style4=0",
                              "32samples")
         assert budget == Budget(ms=None, samples=5)
         assert bot.SearchConfig().exact_cards4 == 6
@@ -36,14 +38,16 @@ def test_each_setting_starts_from_the_shipped_bot() -> None:
         assert (bidding.BID_WINDOW, bidding.FIRST_BID_WINDOW, hands.BORROWED) == (1, 2, {"bid", "pass"})
         ctx = MatchContext(RuleSet(), 4, 0)
         assert MatchContext.bag_weight(ctx) == 0.5 * shipped[7](ctx)
-        assert (game.MATCH_EQUITY, game.MATCH_EDGE) == (False, 15.0)
+        assert (game.MATCH_EQUITY, game.MATCH_EDGE, game.HAND_SPREAD["other"][1]) == (False, 15.0, 60.0)
+        assert bot.LEARN_PARTNERSHIP_BID_STYLE is False
         assert hands.apply("base", "32samples") == Budget(ms=None, samples=32)
         assert hands.apply("budget=128samples,exact=32,bid=64", "16samples") == \
             Budget(ms=None, samples=128, exact_samples=32, bid_samples=64)
         assert hands.apply("exact=8", "16samples") == Budget(ms=None, samples=16, exact_samples=8)
         assert (bot.SearchConfig, bidding.NIL_MIN_PROBABILITY, evaluate.PARAMS["sim_optimism"]["4"],
                 StrongBot._bid_config, policy.SET_WINDOW, bidding.BID_WINDOW, bidding.FIRST_BID_WINDOW,
-                MatchContext.bag_weight, game.MATCH_EQUITY, game.MATCH_EDGE) == shipped
+                MatchContext.bag_weight, game.MATCH_EQUITY, game.MATCH_EDGE, dict(game.HAND_SPREAD),
+                bot.LEARN_PARTNERSHIP_BID_STYLE) == shipped
         assert not hands.BORROWED
     finally:
         hands.apply("base", "32samples")
