@@ -211,7 +211,6 @@ def apply(setting: str, budget: str) -> Budget:
                              f"got: {setting!r}")
     _reset()
     for key, _, value in items:
-        item = f"{key}={value}"
         if key == "base":
             continue
         if key == "budget":
@@ -219,7 +218,7 @@ def apply(setting: str, budget: str) -> Budget:
             continue
         if key in ("exact", "bid"):
             # Parts of a split sample budget: budget=128samples,exact=32,bid=64.
-            budget = f"{budget},{item}"
+            budget = f"{budget},{key}={value}"
             continue
         SETTINGS[key](value)
     return Budget.parse(budget)
@@ -230,13 +229,24 @@ def strong_seat(budget: Budget, seed: int) -> StrongBot | Hybrid:
     return Hybrid(bot, frozenset(BORROWED)) if BORROWED else bot
 
 
+def table(budget: Budget, deal: int, leg: int) -> list[StrongBot | Hybrid | Heuristic]:
+    """The four seats of deal ``deal``: the strong pair on side ``leg`` (each seeded by the
+    deal and its seat), the heuristic pair on the other."""
+    return [strong_seat(budget, deal * 4 + s) if s % 2 == leg else Heuristic() for s in range(4)]
+
+
+def rules_of(rule_args: list[str]) -> RuleSet:
+    """The rules from ``KEY=VALUE`` options (values read as YAML; a later key wins)."""
+    import yaml
+    return RuleSet.from_mapping({k: yaml.safe_load(v) for k, _, v in (r.partition("=") for r in rule_args)})
+
+
 def play(deal: int, leg: int, budget: Budget, rules: RuleSet,
          bag_cost: float = 0.0) -> tuple[float, int, int]:
     """Net points of the strong side in the first hand of deal ``deal`` (less ``bag_cost``
     for every bag it carries over, plus as much for every bag the opponents carry);
     contracts made/bid."""
-    seats = [strong_seat(budget, deal * 4 + s) if s % 2 == leg else Heuristic() for s in range(4)]
-    h = Arena(seats, rules, seed=deal).play_match(hands=1).hands[0]
+    h = Arena(table(budget, deal, leg), rules, seed=deal).play_match(hands=1).hands[0]
     side = leg
     ss = (side, side + 2)
     contract = sum(h.bids[s] for s in ss if h.bids[s])
@@ -247,9 +257,7 @@ def play(deal: int, leg: int, budget: Budget, rules: RuleSet,
 
 def _job(task: tuple[str, str, list[str], int, int, float]) -> tuple[str, int, int, float, int, int]:
     setting, budget, rule_args, deal, leg, bag_cost = task
-    import yaml
-    rules = RuleSet.from_mapping({k: yaml.safe_load(v) for k, _, v in (r.partition("=") for r in rule_args)})
-    net, made, bid = play(deal, leg, apply(setting, budget), rules, bag_cost)
+    net, made, bid = play(deal, leg, apply(setting, budget), rules_of(rule_args), bag_cost)
     return setting, deal, leg, net, made, bid
 
 

@@ -35,18 +35,14 @@ sys.path.insert(0, str(ROOT / "bench"))
 import strength_hands as hands  # noqa: E402
 
 from bots.strong.arena import Arena  # noqa: E402
-from bots.strong.game import RuleSet  # noqa: E402
 
 
 def play(setting: str, budget: str, rule_args: list[str], seed: int, leg: int) -> dict:
     """One whole match of match seed ``seed``, the strong pair (``setting``) on side
     ``leg``: whether it won, the final margin on its side, the CPU it took."""
-    import yaml
-    rules = RuleSet.from_mapping({k: yaml.safe_load(v) for k, _, v in (r.partition("=") for r in rule_args)})
-    b = hands.apply(setting, budget)
-    seats = [hands.strong_seat(b, seed * 4 + s) if s % 2 == leg else hands.Heuristic() for s in range(4)]
+    seats = hands.table(hands.apply(setting, budget), seed, leg)
     c0 = time.process_time()
-    result = Arena(seats, rules, seed=seed).play_match()
+    result = Arena(seats, hands.rules_of(rule_args), seed=seed).play_match()
     return {"setting": setting, "seed": seed, "leg": leg, "win": int(result.winner == leg),
             "margin": result.score[leg] - result.score[1 - leg], "hands": len(result.hands),
             "cpu": round(time.process_time() - c0, 3)}
