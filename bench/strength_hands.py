@@ -161,19 +161,40 @@ def _match_edge(value: str) -> None:
     game.MATCH_EDGE = float(value)
 
 
+def _read_play(value: str) -> None:
+    """1: read the other seats' plays in the sampler (shipped); 0: do not."""
+    from bots.strong import inference
+    inference.PLAY_INFERENCE = bool(int(value))
+
+
+def _read_weights(value: str) -> None:
+    """``LOW:WIN``: the weights of a deal contradicting a low follow / a cheapest win."""
+    from bots.strong import inference
+    low, win = value.split(":")
+    inference.LOW_FOLLOW_WEIGHT, inference.CHEAP_WIN_WEIGHT = float(low), float(win)
+
+
+def _nil_shed(value: str) -> None:
+    """The weight of a deal giving a live Nil a loser above the one it shed (1: not read)."""
+    from bots.strong import inference
+    inference.NIL_SHED_WEIGHT = float(value)
+
+
 #: The tunables ``--set`` knows (each sets a module-level knob); ``budget`` is the strong
 #: bot's budget (``--budget`` by default).
 SETTINGS = {"window": _window, "first_window": _first_window, "borrow": _borrow, "bag_weight": _bag_weight,
             "sim_optimism": _sim_optimism, "exact4": _exact4, "nil_min": _nil_min, "bid_samples": _bid_samples,
             "set_window": _set_window, "match_equity": _match_equity,
-            "match_edge": _match_edge, "match_spread": _match_spread, "bid_style4": _bid_style4}
+            "match_edge": _match_edge, "match_spread": _match_spread, "bid_style4": _bid_style4,
+            "read_play": _read_play, "nil_shed": _nil_shed,
+            "read_weights": _read_weights}
 
 _ORIGINAL: dict[str, object] = {}
 
 
 def _reset() -> None:
     """Undo every earlier setting (each setting is measured from the shipped bot)."""
-    from bots.strong import bidding, bot, game, policy
+    from bots.strong import bidding, bot, game, inference, policy
     from bots.strong.game import MatchContext
     if not _ORIGINAL:
         _ORIGINAL.update(bag_weight=MatchContext.bag_weight, SearchConfig=bot.SearchConfig,
@@ -182,7 +203,9 @@ def _reset() -> None:
                          set_window=policy.SET_WINDOW, first_window=bidding.FIRST_BID_WINDOW,
                          window=bidding.BID_WINDOW, match_equity=game.MATCH_EQUITY,
                          match_edge=game.MATCH_EDGE, bid_style4=bot.LEARN_PARTNERSHIP_BID_STYLE,
-                         spread=dict(game.HAND_SPREAD))
+                         spread=dict(game.HAND_SPREAD), read_play=inference.PLAY_INFERENCE,
+                         nil_shed=inference.NIL_SHED_WEIGHT,
+                         read_weights=(inference.LOW_FOLLOW_WEIGHT, inference.CHEAP_WIN_WEIGHT))
     bot.SearchConfig = _ORIGINAL["SearchConfig"]  # type: ignore[misc]
     MatchContext.bag_weight = _ORIGINAL["bag_weight"]  # type: ignore[method-assign]
     BORROWED.clear()
@@ -194,6 +217,9 @@ def _reset() -> None:
     game.MATCH_EQUITY = _ORIGINAL["match_equity"]  # type: ignore[assignment]
     game.MATCH_EDGE = _ORIGINAL["match_edge"]  # type: ignore[assignment]
     bot.LEARN_PARTNERSHIP_BID_STYLE = _ORIGINAL["bid_style4"]  # type: ignore[assignment]
+    inference.PLAY_INFERENCE = _ORIGINAL["read_play"]  # type: ignore[assignment]
+    inference.NIL_SHED_WEIGHT = _ORIGINAL["nil_shed"]  # type: ignore[assignment]
+    inference.LOW_FOLLOW_WEIGHT, inference.CHEAP_WIN_WEIGHT = _ORIGINAL["read_weights"]  # type: ignore[misc]
     game.HAND_SPREAD.clear()
     game.HAND_SPREAD.update(_ORIGINAL["spread"])  # type: ignore[call-overload]
     evaluate.PARAMS.clear()

@@ -24,6 +24,7 @@ import dataclasses
 import random
 from typing import Callable
 
+from . import inference
 from .cards import FULL_DECK, SUIT_MASKS, legal_mask
 from .game import MatchContext, Objective, RuleSet, side_of
 from .playout import playout
@@ -114,7 +115,7 @@ def decide_play(view: View, rules: RuleSet, legal: int, cfg: SearchConfig,
     """Choose a card from ``legal`` (a mask) for ``view.seat`` by determinized search."""
     if legal & (legal - 1) == 0:
         return PlayReport(card=legal.bit_length() - 1)
-    k = knowledge(view, rules.blind_nil_cards)
+    k = knowledge(view, rules.blind_nil_cards, read_play=inference.enabled(rules, view.n))
     default = policy_card(view, legal, k)
     cands = root_candidates(view, legal)
     if len(cands) == 1:

@@ -91,10 +91,14 @@ def test_a_borrowed_bid_is_the_heuristic_bots_on_the_same_messages() -> None:
 def test_the_bag_cost_charges_each_sides_carried_bags() -> None:
     rules = RuleSet(blind_nil=False)
     budget = Budget(samples=2)
-    plain, _, _ = hands.play(7, 0, budget, rules)
-    charged, _, _ = hands.play(7, 0, budget, rules, bag_cost=10.0)
-    # The same hand again, as play() builds it, for the bags each side carried out of it.
-    h = Arena([hands.strong_seat(budget, 7 * 4 + s) if s % 2 == 0 else hands.Heuristic()
-               for s in range(4)], rules, seed=7).play_match(hands=1).hands[0]
-    assert h.bags[0] != h.bags[1]  # deal 7 leaves the sides different bags: the test can fail
+    # The first deal that leaves the sides different bags (else the test could not fail),
+    # replayed as play() builds it.
+    for deal in range(1, 30):
+        h = Arena([hands.strong_seat(budget, deal * 4 + s) if s % 2 == 0 else hands.Heuristic()
+                   for s in range(4)], rules, seed=deal).play_match(hands=1).hands[0]
+        if h.bags[0] != h.bags[1]:
+            break
+    assert h.bags[0] != h.bags[1], "no deal in 1-29 left the sides different bags"
+    plain, _, _ = hands.play(deal, 0, budget, rules)
+    charged, _, _ = hands.play(deal, 0, budget, rules, bag_cost=10.0)
     assert charged == plain - 10.0 * (h.bags[0] - h.bags[1])

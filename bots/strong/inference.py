@@ -1,0 +1,132 @@
+"""What the other seats' plays say about the cards they still hold.
+
+The sampler's hard constraints (voids, cards seen) only rule deals out. Plays say more:
+a player whose side still needs tricks and who cannot win the trick follows with its
+*lowest* card of the suit, and the last player to a trick wins it with its *cheapest*
+winner. Nearly every bot and every human plays so, so a seat that followed a heart 9
+under a heart queen while its side was short of its bid is unlikely to hold the heart 4.
+:func:`play_evidence` turns the hand's plays into such soft facts, and the sampler
+multiplies a deal's weight by :attr:`Evidence.weight` for every fact the deal
+contradicts: deals are leaned toward the likely, none is ruled out (a player may have
+kept a low card on purpose).
+
+A seat on a Nil still alive is read the other way: under a winner it sheds its *highest*
+loser, so it is unlikely to hold a card of the suit between the one it played and the
+winner. No evidence is drawn where good play differs: a seat covering its partner's Nil
+(it overtakes on purpose), a side whose contract is made (ducking sheds high), discards,
+and ruffs by a seat before the last, a Nil already broken.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Sequence
+
+from .cards import SPADES
+from .game import RuleSet, free_blind_nil
+
+#: Play inference is used in partnership where Blind Nil is not free (switched off, or
+#: only for a side far behind): measured there (docs/benchmarks.md, *Reading the play*).
+#: Under the default rules and in two-player the bot's play is as it was.
+PLAY_INFERENCE = True
+
+#: A deal's weight is multiplied by this when it gives a seat a lower card of the suit
+#: it followed with while losing a trick its side needed (a play few players make).
+LOW_FOLLOW_WEIGHT = 0.05
+#: ... and by this when it gives the last player to a trick a cheaper card that also won.
+CHEAP_WIN_WEIGHT = 0.1
+#: ... and by this when it gives a seat on a live Nil a card of the suit it followed
+#: between its card and the winning one: a Nil under a winner sheds its highest loser.
+NIL_SHED_WEIGHT = 0.1
+
+
+@dataclasses.dataclass(frozen=True)
+class Evidence:
+    """``seat`` is unlikely to hold any card of ``cards`` (a mask); a deal that gives it
+    one is weighted by ``weight``."""
+
+    seat: int
+    cards: int
+    weight: float
+
+
+def enabled(rules: RuleSet, n: int) -> bool:
+    """Whether the play is read (see :data:`PLAY_INFERENCE`)."""
+    return PLAY_INFERENCE and n == 4 and not free_blind_nil(rules)
+
+
+def _key(card: int, led: int) -> int:
+    """How strongly ``card`` plays to a trick led in suit ``led`` (-1: cannot win)."""
+    s = card // 13
+    if s == SPADES:
+        return 100 + card % 13
+    return card % 13 if s == led else -1
+
+
+def _between(suit: int, lo: int, hi: int) -> int:
+    """Cards of ``suit`` ranked strictly between ranks ``lo`` and ``hi`` (-1: below the 2)."""
+    if hi - lo <= 1:
+        return 0
+    return ((1 << (hi - lo - 1)) - 1) << (13 * suit + lo + 1)
+
+
+def play_evidence(played: Sequence[tuple[int, int]], n: int, me: int,
+                  bids: Sequence[int | None], unplayed: int) -> list[Evidence]:
+    """The soft facts the plays in ``played`` (this hand, in order) give about the cards
+    the other seats still hold; ``unplayed``: the cards no seat has played and ``me``
+    does not hold (only those can be in question)."""
+    out: list[Evidence] = []
+    tricks = [0] * n
+    for start in range(0, len(played), n):
+        trick = list(played[start:start + n])
+        led = trick[0][1] // 13
+        wseat, wcard = trick[0]
+        for i in range(1, len(trick)):
+            seat, card = trick[i]
+            key, wkey = _key(card, led), _key(wcard, led)
+            if seat != me and 0 <= seat < n and _live_nil(seat, n, bids, tricks):
+                if card // 13 == led and key < wkey:
+                    # A Nil that follows under the winner sheds its highest loser.
+                    top = wcard % 13 if wcard // 13 == led else 13
+                    losers = _between(led, card % 13, top) & unplayed
+                    if losers:
+                        out.append(Evidence(seat, losers, NIL_SHED_WEIGHT))
+            elif seat != me and 0 <= seat < n and _needs_tricks(seat, n, bids, tricks):
+                if card // 13 == led and key < wkey:
+                    # Followed and lost: a lower card of the suit would have done as well.
+                    low = _between(led, -1, card % 13) & unplayed
+                    if low:
+                        out.append(Evidence(seat, low, LOW_FOLLOW_WEIGHT))
+                elif key > wkey and i == n - 1 and wseat != (seat + 2) % n:
+                    # Last to play and won from an opponent: with its cheapest winner.
+                    suit = card // 13
+                    floor = wcard % 13 if wcard // 13 == suit else -1
+                    cheaper = _between(suit, floor, card % 13) & unplayed
+                    if cheaper:
+                        out.append(Evidence(seat, cheaper, CHEAP_WIN_WEIGHT))
+            if key > wkey:
+                wseat, wcard = seat, card
+        if len(trick) == n:
+            tricks[wseat] += 1
+    return out
+
+
+def _live_nil(seat: int, n: int, bids: Sequence[int | None], tricks: Sequence[int]) -> bool:
+    """Whether ``seat`` bid Nil and has taken no trick yet."""
+    return len(bids) == n and bids[seat] == 0 and tricks[seat] == 0
+
+
+def _needs_tricks(seat: int, n: int, bids: Sequence[int | None], tricks: Sequence[int]) -> bool:
+    """Whether ``seat`` plays to win tricks: its side's contract is not yet made, it did
+    not bid Nil and its partner is not on a Nil still alive."""
+    if n != 4 or len(bids) != n:
+        return False
+    partner = (seat + 2) % 4
+    pair = (seat, partner)
+    if any(bids[s] is None for s in pair):
+        return False
+    if bids[seat] == 0 or bids[partner] == 0 and tricks[partner] == 0:
+        return False  # a Nil, live or broken, plays its own game; so does its cover
+    contract = sum(int(bids[s] or 0) for s in pair)
+    taken = sum(tricks[s] for s in pair if bids[s] != 0)
+    return taken < contract
