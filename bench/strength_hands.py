@@ -14,6 +14,8 @@ difference to the first setting with its standard error.
         --set base --set budget=128samples --set bid_samples=128 --set exact4=6,nil_min=0.8
     python3 bench/strength_hands.py --deals 300 --budget 32samples --jobs 2 --bag-cost 10 \
         --set base --set borrow=bid --set borrow=play --set first_window=0 --set bag_weight=0.5
+    python3 bench/strength_hands.py --deals 800 --budget 32samples,exact=16,bid=32 --jobs 2 \
+        --bag-cost 10 --set read_play=0 --set read_play=1
 
 ``budget=128samples,exact=32,bid=64`` (or ``exact=``/``bid=`` after ``--budget``'s count)
 plays a split sample budget (docs/strong-bot.md, *Time*).
@@ -168,14 +170,14 @@ def _read_play(value: str) -> None:
 
 
 def _read_weights(value: str) -> None:
-    """``LOW:WIN``: the weights of a deal contradicting a low follow / a cheapest win."""
+    """``LOW:WIN``: the odds of a card contradicting a low follow / a cheapest win."""
     from bots.strong import inference
     low, win = value.split(":")
     inference.LOW_FOLLOW_WEIGHT, inference.CHEAP_WIN_WEIGHT = float(low), float(win)
 
 
 def _nil_shed(value: str) -> None:
-    """The weight of a deal giving a live Nil a loser above the one it shed (1: not read)."""
+    """The odds a live Nil is dealt a loser above the one it shed (1: not read)."""
     from bots.strong import inference
     inference.NIL_SHED_WEIGHT = float(value)
 

@@ -5,16 +5,19 @@ a player whose side still needs tricks and who cannot win the trick follows with
 *lowest* card of the suit, and the last player to a trick wins it with its *cheapest*
 winner. Nearly every bot and every human plays so, so a seat that followed a heart 9
 under a heart queen while its side was short of its bid is unlikely to hold the heart 4.
-:func:`play_evidence` turns the hand's plays into such soft facts, and the sampler
-multiplies a deal's weight by :attr:`Evidence.weight` for every fact the deal
-contradicts: deals are leaned toward the likely, none is ruled out (a player may have
-kept a low card on purpose).
+:func:`play_evidence` turns the hand's plays into such soft facts, and the sampler deals
+a card a fact names to that seat at the odds :attr:`Evidence.weight` (against 1 for the
+other seats): deals lean toward the likely, none is ruled out (a player may have kept a
+low card on purpose).
 
 A seat on a Nil still alive is read the other way: under a winner it sheds its *highest*
 loser, so it is unlikely to hold a card of the suit between the one it played and the
 winner. No evidence is drawn where good play differs: a seat covering its partner's Nil
-(it overtakes on purpose), a side whose contract is made (ducking sheds high), discards,
-and ruffs by a seat before the last, a Nil already broken.
+(it overtakes on purpose), a Nil already broken, a side whose contract is made (ducking
+sheds high), and ruffs and wins by a seat before the last. Nor are discards: a seat that
+discarded under an opponent's winner instead of ruffing may still hold spades (it may
+fear bags, or keep its trumps), and reading "no winning spade" into it lost points
+(docs/benchmarks.md, *Reading the play*).
 """
 
 from __future__ import annotations
@@ -30,20 +33,21 @@ from .game import RuleSet, free_blind_nil
 #: Under the default rules and in two-player the bot's play is as it was.
 PLAY_INFERENCE = True
 
-#: A deal's weight is multiplied by this when it gives a seat a lower card of the suit
+#: The odds (against 1 for another seat) that a seat is dealt a lower card of the suit
 #: it followed with while losing a trick its side needed (a play few players make).
 LOW_FOLLOW_WEIGHT = 0.05
-#: ... and by this when it gives the last player to a trick a cheaper card that also won.
+#: ... that the last player to a trick, winning it, is dealt a cheaper card that also won.
 CHEAP_WIN_WEIGHT = 0.1
-#: ... and by this when it gives a seat on a live Nil a card of the suit it followed
-#: between its card and the winning one: a Nil under a winner sheds its highest loser.
+#: ... that a seat on a live Nil is dealt a card of the suit it followed between its
+#: card and the winning one: a Nil under a winner sheds its highest loser (no change
+#: measured on first hands; kept as the reading good Nil play implies).
 NIL_SHED_WEIGHT = 0.1
 
 
 @dataclasses.dataclass(frozen=True)
 class Evidence:
-    """``seat`` is unlikely to hold any card of ``cards`` (a mask); a deal that gives it
-    one is weighted by ``weight``."""
+    """``seat`` is unlikely to hold any card of ``cards`` (a mask): the sampler deals it
+    each of them at odds ``weight``."""
 
     seat: int
     cards: int
@@ -74,7 +78,10 @@ def play_evidence(played: Sequence[tuple[int, int]], n: int, me: int,
                   bids: Sequence[int | None], unplayed: int) -> list[Evidence]:
     """The soft facts the plays in ``played`` (this hand, in order) give about the cards
     the other seats still hold; ``unplayed``: the cards no seat has played and ``me``
-    does not hold (only those can be in question)."""
+    does not hold (only those can be in question). Partnership only: the two-player
+    sampler deals by its own keep odds."""
+    if n != 4:
+        return []
     out: list[Evidence] = []
     tricks = [0] * n
     for start in range(0, len(played), n):
@@ -106,9 +113,9 @@ def play_evidence(played: Sequence[tuple[int, int]], n: int, me: int,
                         out.append(Evidence(seat, cheaper, CHEAP_WIN_WEIGHT))
             if key > wkey:
                 wseat, wcard = seat, card
-        if len(trick) == n:
+        if len(trick) == n and 0 <= wseat < n:
             tricks[wseat] += 1
-    return out
+    return [e for e in out if e.weight < 1.0]  # odds of 1 say nothing
 
 
 def _live_nil(seat: int, n: int, bids: Sequence[int | None], tricks: Sequence[int]) -> bool:

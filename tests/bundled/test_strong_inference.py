@@ -124,3 +124,15 @@ def test_the_sampler_leans_toward_deals_that_agree_with_the_play() -> None:
     high = cards("TH", "JH", "AH")
     share = sum((d[1] & high).bit_count() for d in deals) / sum((d[1] & high).bit_count() for d in without)
     assert share > 1.0
+
+
+def test_odd_plays_in_a_view_never_raise() -> None:
+    # Seats out of range and a trick led by one: the reading degrades, it never fails.
+    plays = [(7, parse_card("QH")), (1, parse_card("9H")), (-1, parse_card("2H")), (3, parse_card("KH")),
+             (9, parse_card("5D"))]
+    found = play_evidence(plays, 4, 2, [3, 3, 3, 3], FULL_DECK)
+    assert all(0 <= e.seat < 4 and e.seat != 2 for e in found)
+    assert play_evidence([], 4, 0, [None] * 4, FULL_DECK) == []
+    assert play_evidence(plays, 4, 0, [3, 3], FULL_DECK) == []  # bids of the wrong length
+    # Two-player: not read (its sampler deals by keep odds), even a Nil's shed.
+    assert play_evidence([(0, parse_card("QH")), (1, parse_card("9H"))], 2, 0, [3, 0], FULL_DECK) == []
