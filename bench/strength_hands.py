@@ -176,6 +176,12 @@ def _read_weights(value: str) -> None:
     inference.LOW_FOLLOW_WEIGHT, inference.CHEAP_WIN_WEIGHT = float(low), float(win)
 
 
+def _oversample(value: str) -> None:
+    """Candidate deals drawn per deal kept when the sampler weighs deals by the bids."""
+    from bots.strong import sampler
+    sampler.OVERSAMPLE = int(value)
+
+
 def _nil_shed(value: str) -> None:
     """The odds a live Nil is dealt a loser above the one it shed (1: not read)."""
     from bots.strong import inference
@@ -188,7 +194,7 @@ SETTINGS = {"window": _window, "first_window": _first_window, "borrow": _borrow,
             "sim_optimism": _sim_optimism, "exact4": _exact4, "nil_min": _nil_min, "bid_samples": _bid_samples,
             "set_window": _set_window, "match_equity": _match_equity,
             "match_edge": _match_edge, "match_spread": _match_spread, "bid_style4": _bid_style4,
-            "read_play": _read_play, "nil_shed": _nil_shed,
+            "read_play": _read_play, "nil_shed": _nil_shed, "oversample": _oversample,
             "read_weights": _read_weights}
 
 _ORIGINAL: dict[str, object] = {}
@@ -196,7 +202,7 @@ _ORIGINAL: dict[str, object] = {}
 
 def _reset() -> None:
     """Undo every earlier setting (each setting is measured from the shipped bot)."""
-    from bots.strong import bidding, bot, game, inference, policy
+    from bots.strong import bidding, bot, game, inference, policy, sampler
     from bots.strong.game import MatchContext
     if not _ORIGINAL:
         _ORIGINAL.update(bag_weight=MatchContext.bag_weight, SearchConfig=bot.SearchConfig,
@@ -206,7 +212,7 @@ def _reset() -> None:
                          window=bidding.BID_WINDOW, match_equity=game.MATCH_EQUITY,
                          match_edge=game.MATCH_EDGE, bid_style4=bot.LEARN_PARTNERSHIP_BID_STYLE,
                          spread=dict(game.HAND_SPREAD), read_play=inference.PLAY_INFERENCE,
-                         nil_shed=inference.NIL_SHED_WEIGHT,
+                         nil_shed=inference.NIL_SHED_WEIGHT, oversample=sampler.OVERSAMPLE,
                          read_weights=(inference.LOW_FOLLOW_WEIGHT, inference.CHEAP_WIN_WEIGHT))
     bot.SearchConfig = _ORIGINAL["SearchConfig"]  # type: ignore[misc]
     MatchContext.bag_weight = _ORIGINAL["bag_weight"]  # type: ignore[method-assign]
@@ -221,6 +227,7 @@ def _reset() -> None:
     bot.LEARN_PARTNERSHIP_BID_STYLE = _ORIGINAL["bid_style4"]  # type: ignore[assignment]
     inference.PLAY_INFERENCE = _ORIGINAL["read_play"]  # type: ignore[assignment]
     inference.NIL_SHED_WEIGHT = _ORIGINAL["nil_shed"]  # type: ignore[assignment]
+    sampler.OVERSAMPLE = _ORIGINAL["oversample"]  # type: ignore[assignment]
     inference.LOW_FOLLOW_WEIGHT, inference.CHEAP_WIN_WEIGHT = _ORIGINAL["read_weights"]  # type: ignore[misc]
     game.HAND_SPREAD.clear()
     game.HAND_SPREAD.update(_ORIGINAL["spread"])  # type: ignore[call-overload]

@@ -321,11 +321,16 @@ def deal_weight(k: Knowledge, hands: list[int]) -> float:
     return w
 
 
+#: Candidates drawn per deal kept when deals are weighted by the bids.
+OVERSAMPLE = 3
+
+
 def sample_deals(k: Knowledge, count: int, rng: random.Random, weighted: bool = True,
-                 oversample: int = 3) -> list[list[int]]:
+                 oversample: int | None = None) -> list[list[int]]:
     """``count`` deals consistent with ``k``; with ``weighted``, drawn in proportion to
-    :func:`deal_weight` from ``oversample * count`` candidates (without replacement)."""
-    want = count * (oversample if weighted else 1)
+    :func:`deal_weight` from ``oversample * count`` candidates (without replacement;
+    default :data:`OVERSAMPLE`)."""
+    want = count * ((oversample or OVERSAMPLE) if weighted else 1)
     cands: list[list[int]] = []
     failures = 0
     while len(cands) < want:
