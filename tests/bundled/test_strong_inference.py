@@ -1,7 +1,8 @@
 """The strong bot reads the other seats' plays (``bots.strong.inference``): a seat whose
-side needs tricks follows low when it loses and the last seat wins with its cheapest
-winner, so deals that contradict such plays are weighted down in the sampler, never ruled
-out. Hand-built tricks, then the sampler's lean measured on them."""
+side needs tricks follows low when it loses, the last seat wins with its cheapest winner
+and a live Nil sheds its highest loser, so the sampler deals a seat the cards its play
+makes unlikely at low odds, never at none. Hand-built tricks, then the sampler's lean
+measured on them."""
 
 from __future__ import annotations
 
