@@ -89,18 +89,21 @@ def legal_mask(hand: int, led_suit: int, broken: bool) -> int:
     return plain if plain else hand
 
 
+def trick_key(card: int, led: int) -> int:
+    """How strongly ``card`` plays to a trick led in suit ``led``: a spade 100 + its rank,
+    a card of the led suit its rank, any other card -1 (it cannot win)."""
+    s = card // 13
+    if s == SPADES:
+        return 100 + card % 13
+    return card % 13 if s == led else -1
+
+
 def trick_winner(trick: list[tuple[int, int]]) -> int:
     """Seat that wins a complete trick given as ``[(seat, card), ...]`` in play order."""
     led = trick[0][1] // 13
     best_seat, best_key = trick[0][0], -1
     for seat, card in trick:
-        s = card // 13
-        if s == SPADES:
-            key = 100 + card % 13
-        elif s == led:
-            key = card % 13
-        else:
-            continue
+        key = trick_key(card, led)
         if key > best_key:
             best_key, best_seat = key, seat
     return best_seat

@@ -25,8 +25,9 @@ from __future__ import annotations
 import dataclasses
 from typing import Sequence
 
-from .cards import SPADES
+from .cards import trick_key
 from .game import RuleSet, free_blind_nil
+from .policy import modes
 
 #: Play inference is used in partnership where Blind Nil is not free (switched off, or
 #: only for a side far behind): measured there (docs/benchmarks.md, *Reading the play*).
@@ -59,14 +60,6 @@ def enabled(rules: RuleSet, n: int) -> bool:
     return PLAY_INFERENCE and n == 4 and not free_blind_nil(rules)
 
 
-def _key(card: int, led: int) -> int:
-    """How strongly ``card`` plays to a trick led in suit ``led`` (-1: cannot win)."""
-    s = card // 13
-    if s == SPADES:
-        return 100 + card % 13
-    return card % 13 if s == led else -1
-
-
 def _between(suit: int, lo: int, hi: int) -> int:
     """Cards of ``suit`` ranked strictly between ranks ``lo`` and ``hi`` (-1: below the 2)."""
     if hi - lo <= 1:
@@ -80,7 +73,7 @@ def play_evidence(played: Sequence[tuple[int, int]], n: int, me: int,
     the other seats still hold; ``unplayed``: the cards no seat has played and ``me``
     does not hold (only those can be in question). Partnership only: the two-player
     sampler deals by its own keep odds."""
-    if n != 4:
+    if n != 4 or len(bids) != n or any(b is None for b in bids):
         return []
     out: list[Evidence] = []
     tricks = [0] * n
@@ -90,15 +83,19 @@ def play_evidence(played: Sequence[tuple[int, int]], n: int, me: int,
         wseat, wcard = trick[0]
         for i in range(1, len(trick)):
             seat, card = trick[i]
-            key, wkey = _key(card, led), _key(wcard, led)
-            if seat != me and 0 <= seat < n and _live_nil(seat, n, bids, tricks):
+            key, wkey = trick_key(card, led), trick_key(wcard, led)
+            # The seat's play mode as the policy has it: "nil" (its own Nil), "cover"
+            # (its partner's live Nil), "take" (its side short of its contract), "set"
+            # or "duck" (contract made); only a live Nil and "take" are read.
+            mode = modes(seat, n, bids, tricks, 0)[0] if seat != me and 0 <= seat < n else ""
+            if mode == "nil" and tricks[seat] == 0:
                 if card // 13 == led and key < wkey:
                     # A Nil that follows under the winner sheds its highest loser.
                     top = wcard % 13 if wcard // 13 == led else 13
                     losers = _between(led, card % 13, top) & unplayed
                     if losers:
                         out.append(Evidence(seat, losers, NIL_SHED_WEIGHT))
-            elif seat != me and 0 <= seat < n and _needs_tricks(seat, n, bids, tricks):
+            elif mode == "take":
                 if card // 13 == led and key < wkey:
                     # Followed and lost: a lower card of the suit would have done as well.
                     low = _between(led, -1, card % 13) & unplayed
@@ -116,24 +113,3 @@ def play_evidence(played: Sequence[tuple[int, int]], n: int, me: int,
         if len(trick) == n and 0 <= wseat < n:
             tricks[wseat] += 1
     return [e for e in out if e.weight < 1.0]  # odds of 1 say nothing
-
-
-def _live_nil(seat: int, n: int, bids: Sequence[int | None], tricks: Sequence[int]) -> bool:
-    """Whether ``seat`` bid Nil and has taken no trick yet."""
-    return len(bids) == n and bids[seat] == 0 and tricks[seat] == 0
-
-
-def _needs_tricks(seat: int, n: int, bids: Sequence[int | None], tricks: Sequence[int]) -> bool:
-    """Whether ``seat`` plays to win tricks: its side's contract is not yet made, it did
-    not bid Nil and its partner is not on a Nil still alive."""
-    if n != 4 or len(bids) != n:
-        return False
-    partner = (seat + 2) % 4
-    pair = (seat, partner)
-    if any(bids[s] is None for s in pair):
-        return False
-    if bids[seat] == 0 or bids[partner] == 0 and tricks[partner] == 0:
-        return False  # a Nil, live or broken, plays its own game; so does its cover
-    contract = sum(int(bids[s] or 0) for s in pair)
-    taken = sum(tricks[s] for s in pair if bids[s] != 0)
-    return taken < contract

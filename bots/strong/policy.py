@@ -34,7 +34,7 @@ from __future__ import annotations
 
 from typing import Sequence
 
-from .cards import NON_SPADE_MASK, SPADE_MASK, SUIT_MASKS
+from .cards import NON_SPADE_MASK, SPADE_MASK, SUIT_MASKS, trick_key
 
 S = SUIT_MASKS
 
@@ -51,11 +51,7 @@ def _low(mask: int) -> int:
     return (mask & -mask).bit_length() - 1
 
 
-def _key(card: int, led: int) -> int:
-    s = card // 13
-    if s == 3:
-        return 100 + card % 13
-    return card % 13 if s == led else -1
+_key = trick_key
 
 
 def _beating(cards: int, led: int, key: int) -> int:
