@@ -113,8 +113,10 @@ def _exact4(value: str) -> None:
 
 
 def _nil_min(value: str) -> None:
+    """Partnership where Blind Nil is not free: the smallest modelled Nil success rate
+    for which Nil is simulated (the rows' rules; measured from 0.72 before 0.55 shipped)."""
     from bots.strong import bidding
-    bidding.NIL_MIN_PROBABILITY = float(value)
+    bidding.NIL_MIN_PARTNERSHIP = float(value)
 
 
 def _bid_samples(value: str) -> None:
@@ -206,7 +208,7 @@ def _reset() -> None:
     from bots.strong.game import MatchContext
     if not _ORIGINAL:
         _ORIGINAL.update(bag_weight=MatchContext.bag_weight, SearchConfig=bot.SearchConfig,
-                         nil_min=bidding.NIL_MIN_PROBABILITY,
+                         nil_min=bidding.NIL_MIN_PARTNERSHIP,
                          params=json.dumps(evaluate.PARAMS), bid_config=StrongBot._bid_config,
                          set_window=policy.SET_WINDOW, first_window=bidding.FIRST_BID_WINDOW,
                          window=bidding.BID_WINDOW, match_equity=game.MATCH_EQUITY,
@@ -218,7 +220,7 @@ def _reset() -> None:
     MatchContext.bag_weight = _ORIGINAL["bag_weight"]  # type: ignore[method-assign]
     BORROWED.clear()
     StrongBot._bid_config = _ORIGINAL["bid_config"]  # type: ignore[method-assign]
-    bidding.NIL_MIN_PROBABILITY = _ORIGINAL["nil_min"]  # type: ignore[assignment]
+    bidding.NIL_MIN_PARTNERSHIP = _ORIGINAL["nil_min"]  # type: ignore[assignment]
     policy.SET_WINDOW = _ORIGINAL["set_window"]  # type: ignore[assignment]
     bidding.FIRST_BID_WINDOW = _ORIGINAL["first_window"]  # type: ignore[assignment]
     bidding.BID_WINDOW = _ORIGINAL["window"]  # type: ignore[assignment]

@@ -20,7 +20,7 @@ from bots.strong.game import MatchContext, RuleSet  # noqa: E402
 
 
 def test_each_setting_starts_from_the_shipped_bot() -> None:
-    shipped = (bot.SearchConfig, bidding.NIL_MIN_PROBABILITY, evaluate.PARAMS["sim_optimism"]["4"],
+    shipped = (bot.SearchConfig, bidding.NIL_MIN_PARTNERSHIP, evaluate.PARAMS["sim_optimism"]["4"],
                StrongBot._bid_config, policy.SET_WINDOW, bidding.BID_WINDOW, bidding.FIRST_BID_WINDOW,
                MatchContext.bag_weight, game.MATCH_EQUITY, game.MATCH_EDGE, dict(game.HAND_SPREAD),
                bot.LEARN_PARTNERSHIP_BID_STYLE, inference.PLAY_INFERENCE, inference.NIL_SHED_WEIGHT,
@@ -32,7 +32,7 @@ def test_each_setting_starts_from_the_shipped_bot() -> None:
                              "32samples")
         assert budget == Budget(ms=None, samples=5)
         assert bot.SearchConfig().exact_cards4 == 6
-        assert bidding.NIL_MIN_PROBABILITY == 0.9
+        assert bidding.NIL_MIN_PARTNERSHIP == 0.9
         assert evaluate.PARAMS["sim_optimism"]["4"] == 1.5
         assert StrongBot._bid_config is not shipped[3]
         assert policy.SET_WINDOW == 5
@@ -47,7 +47,7 @@ def test_each_setting_starts_from_the_shipped_bot() -> None:
         assert hands.apply("budget=128samples,exact=32,bid=64", "16samples") == \
             Budget(ms=None, samples=128, exact_samples=32, bid_samples=64)
         assert hands.apply("exact=8", "16samples") == Budget(ms=None, samples=16, exact_samples=8)
-        assert (bot.SearchConfig, bidding.NIL_MIN_PROBABILITY, evaluate.PARAMS["sim_optimism"]["4"],
+        assert (bot.SearchConfig, bidding.NIL_MIN_PARTNERSHIP, evaluate.PARAMS["sim_optimism"]["4"],
                 StrongBot._bid_config, policy.SET_WINDOW, bidding.BID_WINDOW, bidding.FIRST_BID_WINDOW,
                 MatchContext.bag_weight, game.MATCH_EQUITY, game.MATCH_EDGE, dict(game.HAND_SPREAD),
                 bot.LEARN_PARTNERSHIP_BID_STYLE, inference.PLAY_INFERENCE, inference.NIL_SHED_WEIGHT,

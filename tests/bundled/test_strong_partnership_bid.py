@@ -61,3 +61,27 @@ def test_the_full_window_for_the_first_bidder_is_a_setting() -> None:
         assert len(cands) >= 4
     finally:
         bidding.FIRST_BID_WINDOW = saved
+
+
+# A weak hand whose modelled Nil success (about 0.68 in partnership) lies between the
+# partnership threshold and the older, stricter one.
+NEAR_NIL = ["3S", "7S", "2H", "4H", "6H", "7H", "9H", "JH", "KH", "8D", "9D", "KD", "3C"]
+
+
+def test_partnership_without_free_blind_nil_weighs_the_closer_nils() -> None:
+    # Where Blind Nil is not free, Nil is simulated down to NIL_MIN_PARTNERSHIP; with
+    # the default rules it still takes NIL_MIN_PROBABILITY.
+    from bots.strong.evaluate import nil_probability
+    from bots.strong.cards import mask_of, parse_card
+    p = nil_probability(mask_of(parse_card(c) for c in NEAR_NIL), 4)
+    assert bidding.NIL_MIN_PARTNERSHIP <= p < bidding.NIL_MIN_PROBABILITY
+    st = {"hand_no": 1, "seat": 1, "phase": "bid", "hand": NEAR_NIL, "dealer": 0, "bids": [3, None, 4, 2],
+          "blind": [False] * 4, "tricks": [0] * 4, "trick": [], "leader": 1, "spades_broken": False,
+          "played": [], "score": [0, 0], "bags": [0, 0]}
+    view = parse_view(st, 4, 1)
+    for rules, nil_weighed in ((RuleSet(blind_nil=False), True), (RuleSet(blind_nil_behind=100), True),
+                               (RuleSet(), False)):
+        lines: list[str] = []
+        decide_bid(view, rules, list(range(14)), BidConfig(samples=16), random.Random(1), log=lines.append)
+        cands = [int(part.split(":")[0]) for part in lines[0][len("bid: "):].split(" (")[0].split(", ")]
+        assert (0 in cands) is nil_weighed, (rules, cands)
