@@ -22,11 +22,10 @@ def bid_view(bids: list[int | None], seat: int = 1) -> View:
     return parse_view(st, 4, seat)
 
 
-def searched(view: View, seed: int) -> tuple[int, list[int]]:
+def searched(view: View, seed: int, rules: RuleSet = RuleSet(blind_nil=False)) -> tuple[int, list[int]]:
     """The bid and the candidates the simulation valued (empty when none was needed)."""
     lines: list[str] = []
-    bid = decide_bid(view, RuleSet(blind_nil=False), list(range(14)), BidConfig(samples=24),
-                     random.Random(seed), log=lines.append)
+    bid = decide_bid(view, rules, list(range(14)), BidConfig(samples=24), random.Random(seed), log=lines.append)
     cands = [int(part.split(":")[0]) for part in lines[0][len("bid: "):].split(" (")[0].split(", ")] if lines else []
     return bid, cands
 
@@ -81,7 +80,5 @@ def test_partnership_without_free_blind_nil_weighs_the_closer_nils() -> None:
     view = parse_view(st, 4, 1)
     for rules, nil_weighed in ((RuleSet(blind_nil=False), True), (RuleSet(blind_nil_behind=100), True),
                                (RuleSet(), False)):
-        lines: list[str] = []
-        decide_bid(view, rules, list(range(14)), BidConfig(samples=16), random.Random(1), log=lines.append)
-        cands = [int(part.split(":")[0]) for part in lines[0][len("bid: "):].split(" (")[0].split(", ")]
-        assert (0 in cands) is nil_weighed, (rules, cands)
+        _, cands = searched(view, 1, rules)
+        assert cands and (0 in cands) is nil_weighed, (rules, cands)
