@@ -114,7 +114,7 @@ def _exact4(value: str) -> None:
 
 def _nil_min(value: str) -> None:
     """Partnership where Blind Nil is not free: the smallest modelled Nil success rate
-    for which Nil is simulated (the rows' rules; measured from 0.72 before 0.55 shipped)."""
+    for which Nil is simulated (the rows' rules; 0.72 before, 0.65 shipped)."""
     from bots.strong import bidding
     bidding.NIL_MIN_PARTNERSHIP = float(value)
 

@@ -54,6 +54,7 @@ def nil_threshold(rules: RuleSet, n: int) -> float:
     (their rows were met with it; with free Blind Nil a Nil is rarely the question)."""
     return NIL_MIN_PARTNERSHIP if n == 4 and not free_blind_nil(rules) else NIL_MIN_PROBABILITY
 
+
 # Candidate bids lie within this many tricks of the model's estimate.
 BID_WINDOW = 2
 # Partnership, the first of a pair to bid: the window then (None: BID_WINDOW). 0 bids

@@ -7,7 +7,8 @@ import random
 
 from bots.strong import bidding
 from bots.strong.bidding import BidConfig, decide_bid
-from bots.strong.evaluate import expected_tricks
+from bots.strong.cards import mask_of, parse_card
+from bots.strong.evaluate import expected_tricks, nil_probability
 from bots.strong.game import RuleSet
 from bots.strong.view import View, parse_view
 
@@ -15,8 +16,8 @@ from bots.strong.view import View, parse_view
 HAND = ["AS", "QS", "8S", "4S", "KH", "QH", "6H", "3H", "AD", "9D", "5D", "7C", "2C"]
 
 
-def bid_view(bids: list[int | None], seat: int = 1) -> View:
-    st = {"hand_no": 1, "seat": seat, "phase": "bid", "hand": HAND, "dealer": 0, "bids": bids,
+def bid_view(bids: list[int | None], seat: int = 1, hand: list[str] = HAND) -> View:
+    st = {"hand_no": 1, "seat": seat, "phase": "bid", "hand": hand, "dealer": 0, "bids": bids,
           "blind": [False] * 4, "tricks": [0] * 4, "trick": [], "leader": 1, "spades_broken": False,
           "played": [], "score": [0, 0], "bags": [0, 0]}
     return parse_view(st, 4, seat)
@@ -70,14 +71,9 @@ NEAR_NIL = ["3S", "7S", "2H", "4H", "6H", "7H", "9H", "JH", "KH", "8D", "9D", "K
 def test_partnership_without_free_blind_nil_weighs_the_closer_nils() -> None:
     # Where Blind Nil is not free, Nil is simulated down to NIL_MIN_PARTNERSHIP; with
     # the default rules it still takes NIL_MIN_PROBABILITY.
-    from bots.strong.evaluate import nil_probability
-    from bots.strong.cards import mask_of, parse_card
     p = nil_probability(mask_of(parse_card(c) for c in NEAR_NIL), 4)
     assert bidding.NIL_MIN_PARTNERSHIP <= p < bidding.NIL_MIN_PROBABILITY
-    st = {"hand_no": 1, "seat": 1, "phase": "bid", "hand": NEAR_NIL, "dealer": 0, "bids": [3, None, 4, 2],
-          "blind": [False] * 4, "tricks": [0] * 4, "trick": [], "leader": 1, "spades_broken": False,
-          "played": [], "score": [0, 0], "bags": [0, 0]}
-    view = parse_view(st, 4, 1)
+    view = bid_view([3, None, 4, 2], hand=NEAR_NIL)
     for rules, nil_weighed in ((RuleSet(blind_nil=False), True), (RuleSet(blind_nil_behind=100), True),
                                (RuleSet(), False)):
         _, cands = searched(view, 1, rules)
