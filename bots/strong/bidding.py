@@ -43,7 +43,8 @@ NIL_MIN_PROBABILITY = 0.72
 # simulation, with a partner to cover, judges the closer Nils well enough. From 0.72 to
 # 0.65: +2.6 +- 0.8 points a hand over 1,600 paired single hands against the heuristic
 # bot (bench/strength_hands.py ``nil_min``, bags charged 10 points; 0.55 and 0.45 gained
-# +1.0 +- 1.2 and +1.3 +- 1.4 over 1,600 others, 0.35 nothing).
+# +1.0 +- 1.2 and +1.3 +- 1.4 over 1,600 others, 0.35 nothing; on 800 fresh hands after,
+# 0.65 over 0.72 +2.9 +- 1.0, over 0.55 +0.8 +- 1.2).
 NIL_MIN_PARTNERSHIP = 0.65
 
 
