@@ -190,6 +190,12 @@ def _nil_shed(value: str) -> None:
     inference.NIL_SHED_WEIGHT = float(value)
 
 
+def _opp_blind_optimism(value: str) -> None:
+    """The bid simulation's optimism against a partnership opponent's Blind Nil where
+    Blind Nil is not free (shipped: 1.75; the table's 0.25 before)."""
+    evaluate.PARAMS["sim_optimism_opp_blind4"] = float(value)
+
+
 #: The tunables ``--set`` knows (each sets a module-level knob); ``budget`` is the strong
 #: bot's budget (``--budget`` by default).
 SETTINGS = {"window": _window, "first_window": _first_window, "borrow": _borrow, "bag_weight": _bag_weight,
@@ -197,7 +203,7 @@ SETTINGS = {"window": _window, "first_window": _first_window, "borrow": _borrow,
             "set_window": _set_window, "match_equity": _match_equity,
             "match_edge": _match_edge, "match_spread": _match_spread, "bid_style4": _bid_style4,
             "read_play": _read_play, "nil_shed": _nil_shed, "oversample": _oversample,
-            "read_weights": _read_weights}
+            "read_weights": _read_weights, "opp_blind_optimism": _opp_blind_optimism}
 
 _ORIGINAL: dict[str, object] = {}
 
@@ -278,24 +284,31 @@ def rules_of(rule_args: list[str]) -> RuleSet:
     return RuleSet.from_mapping({k: yaml.safe_load(v) for k, _, v in (r.partition("=") for r in rule_args)})
 
 
-def play(deal: int, leg: int, budget: Budget, rules: RuleSet,
-         bag_cost: float = 0.0) -> tuple[float, int, int]:
+def play(deal: int, leg: int, budget: Budget, rules: RuleSet, bag_cost: float = 0.0,
+         lead: int = 0) -> tuple[float, int, int, int, int]:
     """Net points of the strong side in the first hand of deal ``deal`` (less ``bag_cost``
-    for every bag it carries over, plus as much for every bag the opponents carry);
-    contracts made/bid."""
-    h = Arena(table(budget, deal, leg), rules, seed=deal).play_match(hands=1).hands[0]
+    for every bag it carries over, plus as much for every bag the opponents carry),
+    played with the strong side ``lead`` points ahead (behind if negative); contracts
+    made/bid; the opponents' Blind Nils made/bid."""
+    start = [0, 0]
+    start[leg if lead > 0 else 1 - leg] = abs(lead)
+    h = Arena(table(budget, deal, leg), rules, seed=deal).play_match(hands=1, score=start).hands[0]
     side = leg
     ss = (side, side + 2)
     contract = sum(h.bids[s] for s in ss if h.bids[s])
     took = sum(h.tricks[s] for s in ss if h.bids[s])
     net = h.points[side] - h.points[1 - side] - bag_cost * (h.bags[side] - h.bags[1 - side])
-    return net, int(bool(contract) and took >= contract), int(bool(contract))
+    blind = [s for s in (1 - side, 3 - side) if h.blind[s] and h.bids[s] == 0]
+    return (net, int(bool(contract) and took >= contract), int(bool(contract)),
+            sum(h.tricks[s] == 0 for s in blind), len(blind))
 
 
-def _job(task: tuple[str, str, list[str], int, int, float]) -> tuple[str, int, int, float, int, int]:
-    setting, budget, rule_args, deal, leg, bag_cost = task
-    net, made, bid = play(deal, leg, apply(setting, budget), rules_of(rule_args), bag_cost)
-    return setting, deal, leg, net, made, bid
+Task = tuple[str, str, list[str], int, int, float, int]
+
+
+def _job(task: Task) -> tuple[str, int, int, tuple[float, int, int, int, int]]:
+    setting, budget, rule_args, deal, leg, bag_cost, lead = task
+    return setting, deal, leg, play(deal, leg, apply(setting, budget), rules_of(rule_args), bag_cost, lead)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -309,27 +322,31 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--bag-cost", type=float, default=0.0,
                         help="points charged per bag carried over (a single hand's bags cost nothing "
                              "otherwise; 10 = the default rules' penalty spread over its 10 bags)")
+    parser.add_argument("--lead", type=int, default=0,
+                        help="points the strong side leads by when the hand starts (negative: trails); "
+                             "with blind_nil_behind, who may bid Blind Nil")
     parser.add_argument("--jobs", type=int, default=1, help="hands at once (processes)")
     parser.add_argument("--save", type=Path, help="write every hand's result here (JSON lines)")
     args = parser.parse_args(argv)
     settings = args.settings or ["base"]
-    tasks = [(st, args.budget, args.rule, d, leg, args.bag_cost) for st in settings
+    tasks: list[Task] = [(st, args.budget, args.rule, d, leg, args.bag_cost, args.lead) for st in settings
              for d in range(args.first_deal, args.first_deal + args.deals) for leg in (0, 1)]
     for st in settings:
         apply(st, args.budget)  # a bad setting fails before any hand is played
-    rows: dict[str, dict[tuple[int, int], tuple[float, int, int]]] = {st: {} for st in settings}
+    rows: dict[str, dict[tuple[int, int], tuple[float, int, int, int, int]]] = {st: {} for st in settings}
     if args.jobs > 1:
         import multiprocessing
         with multiprocessing.get_context("fork").Pool(args.jobs) as pool:
             done = list(pool.imap_unordered(_job, tasks))
     else:
         done = [_job(t) for t in tasks]
-    for st, d, leg, net, m, b in done:
-        rows[st][(d, leg)] = (net, m, b)
+    for st, d, leg, result in done:
+        rows[st][(d, leg)] = result
     if args.save:
         with args.save.open("w") as f:
-            for st, d, leg, net, m, b in done:
-                f.write(json.dumps({"setting": st, "deal": d, "leg": leg, "net": net, "made": m, "bid": b}) + "\n")
+            for st, d, leg, (net, m, b, bn_made, bn_bid) in done:
+                f.write(json.dumps({"setting": st, "deal": d, "leg": leg, "net": net, "made": m, "bid": b,
+                                    "opp_blind_nil_made": bn_made, "opp_blind_nil_bid": bn_bid}) + "\n")
     base = rows[settings[0]]
     for st in settings:
         r = rows[st]
@@ -339,8 +356,10 @@ def main(argv: list[str] | None = None) -> int:
         mean = sum(diffs) / len(diffs)
         se = math.sqrt(sum((x - mean) ** 2 for x in diffs) / max(1, len(diffs) - 1) / len(diffs))
         made, bid = sum(r[k][1] for k in keys), sum(r[k][2] for k in keys)
+        bn_made, bn_bid = sum(r[k][3] for k in keys), sum(r[k][4] for k in keys)
+        blind = f"  opponents' Blind Nils made {bn_made}/{bn_bid}" if bn_bid else ""
         print(f"{st:<30} hands {len(nets):>4}  net/hand {sum(nets) / len(nets):>+7.1f}  contracts made "
-              f"{made}/{bid}  vs first {mean:>+6.1f} +- {se:.1f}", flush=True)
+              f"{made}/{bid}  vs first {mean:>+6.1f} +- {se:.1f}{blind}", flush=True)
     return 0
 
 

@@ -96,9 +96,10 @@ class Arena:
         return st
 
     # -- the match --------------------------------------------------------------------
-    def play_match(self, hands: int | None = None) -> MatchResult:
+    def play_match(self, hands: int | None = None, score: Sequence[int] = (0, 0)) -> MatchResult:
         """Play to the end of the match, or only its first ``hands`` hands (then the
-        result has no winner): paired single-hand experiments use ``hands=1``."""
+        result has no winner): paired single-hand experiments use ``hands=1``, from the
+        sides' ``score`` (a hand played behind or ahead: who may bid Blind Nil)."""
         n = self.n
         names = [f"p{s}" for s in range(n)]
         variant = "partnership" if n == 4 else "two-player"
@@ -109,7 +110,7 @@ class Arena:
                 "time": {"move_ms": self.move_ms, "bank_ms": 10000}})
             if not isinstance(ans, dict) or ans.get("id") != 0:
                 raise ArenaError(f"seat {s} answered hello with {ans!r}")
-        self.score = [0, 0]
+        self.score = [int(score[0]), int(score[1])]
         self.bag_count = [0, 0]
         records: list[HandRecord] = []
         hand_no = 0

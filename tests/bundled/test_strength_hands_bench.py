@@ -20,6 +20,7 @@ from bots.strong.game import MatchContext, RuleSet  # noqa: E402
 
 
 def test_each_setting_starts_from_the_shipped_bot() -> None:
+    blind4 = evaluate.PARAMS["sim_optimism_opp_blind4"]
     shipped = (bot.SearchConfig, bidding.NIL_MIN_PARTNERSHIP, evaluate.PARAMS["sim_optimism"]["4"],
                StrongBot._bid_config, policy.SET_WINDOW, bidding.BID_WINDOW, bidding.FIRST_BID_WINDOW,
                MatchContext.bag_weight, game.MATCH_EQUITY, game.MATCH_EDGE, dict(game.HAND_SPREAD),
@@ -28,12 +29,14 @@ def test_each_setting_starts_from_the_shipped_bot() -> None:
     try:
         budget = hands.apply("exact4=6,nil_min=0.9,sim_optimism=1.5,bid_samples=7,set_window=5,budget=5samples,"
                              "window=1,first_window=2,bag_weight=0.5,borrow=bid+pass,match_equity=0,match_edge=15,"
-                             "match_spread=60,bid_style4=0,read_play=0,nil_shed=1,read_weights=0.3:0.4,oversample=7",
+                             "match_spread=60,bid_style4=0,read_play=0,nil_shed=1,read_weights=0.3:0.4,oversample=7,"
+                             "opp_blind_optimism=3",
                              "32samples")
         assert budget == Budget(ms=None, samples=5)
         assert bot.SearchConfig().exact_cards4 == 6
         assert bidding.NIL_MIN_PARTNERSHIP == 0.9
         assert evaluate.PARAMS["sim_optimism"]["4"] == 1.5
+        assert evaluate.PARAMS["sim_optimism_opp_blind4"] == 3.0
         assert StrongBot._bid_config is not shipped[3]
         assert policy.SET_WINDOW == 5
         assert (bidding.BID_WINDOW, bidding.FIRST_BID_WINDOW, hands.BORROWED) == (1, 2, {"bid", "pass"})
@@ -53,6 +56,7 @@ def test_each_setting_starts_from_the_shipped_bot() -> None:
                 bot.LEARN_PARTNERSHIP_BID_STYLE, inference.PLAY_INFERENCE, inference.NIL_SHED_WEIGHT,
                 inference.LOW_FOLLOW_WEIGHT, inference.CHEAP_WIN_WEIGHT, sampler.OVERSAMPLE) == shipped
         assert not hands.BORROWED
+        assert evaluate.PARAMS["sim_optimism_opp_blind4"] == blind4
     finally:
         hands.apply("base", "32samples")
 
@@ -103,6 +107,20 @@ def test_the_bag_cost_charges_each_sides_carried_bags() -> None:
         if h.bags[0] != h.bags[1]:
             break
     assert h.bags[0] != h.bags[1], "no deal in 1-29 left the sides different bags"
-    plain, _, _ = hands.play(deal, 0, budget, rules)
-    charged, _, _ = hands.play(deal, 0, budget, rules, bag_cost=10.0)
+    plain = hands.play(deal, 0, budget, rules)[0]
+    charged = hands.play(deal, 0, budget, rules, bag_cost=10.0)[0]
     assert charged == plain - 10.0 * (h.bags[0] - h.bags[1])
+
+
+def test_a_lead_starts_the_hand_ahead_and_lets_the_trailing_side_bid_blind_nil() -> None:
+    # 250 points behind under blind_nil_behind: 100 the heuristic pair may bid Blind Nil,
+    # and does (it bids one from 200 behind); level, it may not.
+    rules = RuleSet(blind_nil_behind=100)
+    budget = Budget(samples=2)
+    for leg in (0, 1):
+        ahead = hands.play(5, leg, budget, rules, lead=250)
+        level = hands.play(5, leg, budget, rules)
+        assert ahead[4] == 1 and ahead[3] in (0, 1), ahead
+        assert level[3:] == (0, 0), level
+    behind = Arena([hands.Heuristic() for _ in range(4)], rules, seed=5).play_match(hands=1, score=(0, 250))
+    assert behind.hands[0].score == [behind.hands[0].points[0], 250 + behind.hands[0].points[1]]

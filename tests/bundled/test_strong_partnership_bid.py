@@ -8,7 +8,7 @@ import random
 from bots.strong import bidding
 from bots.strong.bidding import BidConfig, decide_bid
 from bots.strong.cards import mask_of, parse_card
-from bots.strong.evaluate import expected_tricks, nil_probability
+from bots.strong.evaluate import PARAMS, expected_tricks, nil_probability
 from bots.strong.game import RuleSet
 from bots.strong.view import View, parse_view
 
@@ -16,9 +16,10 @@ from bots.strong.view import View, parse_view
 HAND = ["AS", "QS", "8S", "4S", "KH", "QH", "6H", "3H", "AD", "9D", "5D", "7C", "2C"]
 
 
-def bid_view(bids: list[int | None], seat: int = 1, hand: list[str] = HAND) -> View:
+def bid_view(bids: list[int | None], seat: int = 1, hand: list[str] = HAND,
+             blind: list[bool] | None = None) -> View:
     st = {"hand_no": 1, "seat": seat, "phase": "bid", "hand": hand, "dealer": 0, "bids": bids,
-          "blind": [False] * 4, "tricks": [0] * 4, "trick": [], "leader": 1, "spades_broken": False,
+          "blind": blind or [False] * 4, "tricks": [0] * 4, "trick": [], "leader": 1, "spades_broken": False,
           "played": [], "score": [0, 0], "bags": [0, 0]}
     return parse_view(st, 4, seat)
 
@@ -78,3 +79,50 @@ def test_partnership_without_free_blind_nil_weighs_the_closer_nils() -> None:
                                (RuleSet(), False)):
         _, cands = searched(view, 1, rules)
         assert cands and (0 in cands) is nil_weighed, (rules, cands)
+
+
+# Seat 2 (an opponent of seat 1, the next to play after it) bid Blind Nil; seat 1's
+# partner, seat 3, has bid, so seat 1 searches.
+AGAINST_BLIND = ([4, None, 0, 2], [False, False, True, False])
+BEHIND_100 = RuleSet(blind_nil_behind=100)
+
+
+def test_against_a_blind_nil_the_simulation_takes_more_tricks_from_the_bidder() -> None:
+    # Where Blind Nil is not free an opponent's Blind Nil has its own correction; with the
+    # default rules, or against a plain Nil, the table's.
+    bids, blind = AGAINST_BLIND
+    view = bid_view(bids, blind=blind)
+    table = PARAMS["sim_optimism"]["4"]
+    assert PARAMS["sim_optimism_opp_blind4"] > table
+    assert bidding.bid_optimism(view, BEHIND_100) == PARAMS["sim_optimism_opp_blind4"]
+    assert bidding.bid_optimism(view, RuleSet()) == table
+    assert bidding.bid_optimism(bid_view(bids), BEHIND_100) == table  # a plain Nil
+
+
+def test_the_correction_never_hands_a_trick_to_a_nil() -> None:
+    # The trick moved from the bidder goes to the next seat, unless that seat is a live
+    # nil whose partner is not (there: the partner); the default rules keep the next seat.
+    bids = AGAINST_BLIND[0]
+    assert bidding.shift_taker(bids, 1, BEHIND_100) == 0
+    assert bidding.shift_taker(bids, 1, RuleSet(blind_nil=False)) == 0
+    assert bidding.shift_taker(bids, 1, RuleSet()) == 2
+    assert bidding.shift_taker([4, None, 3, 2], 1, BEHIND_100) == 2
+    assert bidding.shift_taker([0, None, 0, 2], 1, BEHIND_100) == 2  # both nil: the next seat
+
+
+def test_against_a_blind_nil_the_bot_bids_lower_where_blind_nil_is_not_free() -> None:
+    # The same hand and samples, the Blind Nil correction at the table's figure and
+    # shipped: never a higher bid, and a lower one for some samples; the default rules
+    # are untouched by it.
+    bids, blind = AGAINST_BLIND
+    view = bid_view(bids, blind=blind)
+    shipped = PARAMS["sim_optimism_opp_blind4"]
+    try:
+        PARAMS["sim_optimism_opp_blind4"] = PARAMS["sim_optimism"]["4"]
+        before = [searched(view, seed, BEHIND_100)[0] for seed in range(6)]
+        default_before = [searched(view, seed, RuleSet())[0] for seed in range(6)]
+    finally:
+        PARAMS["sim_optimism_opp_blind4"] = shipped
+    after = [searched(view, seed, BEHIND_100)[0] for seed in range(6)]
+    assert all(a <= b for a, b in zip(after, before)) and after != before, (before, after)
+    assert [searched(view, seed, RuleSet())[0] for seed in range(6)] == default_before
