@@ -46,7 +46,7 @@ sys.path.insert(0, str(ROOT / "bots"))
 from bots.strong import evaluate  # noqa: E402
 from bots.strong.arena import Arena  # noqa: E402
 from bots.strong.bot import Budget, StrongBot  # noqa: E402
-from bots.strong.game import RuleSet  # noqa: E402
+from bots.strong.game import RuleSet, match_winner  # noqa: E402
 
 import heuristic_bot  # noqa: E402
 import spadesbot  # noqa: E402
@@ -285,13 +285,14 @@ def rules_of(rule_args: list[str]) -> RuleSet:
 
 
 def play(deal: int, leg: int, budget: Budget, rules: RuleSet, bag_cost: float = 0.0,
-         lead: int = 0) -> tuple[float, int, int, int, int]:
+         score: tuple[int, int] = (0, 0)) -> tuple[float, int, int, int, int, int]:
     """Net points of the strong side in the first hand of deal ``deal`` (less ``bag_cost``
     for every bag it carries over, plus as much for every bag the opponents carry),
-    played with the strong side ``lead`` points ahead (behind if negative); contracts
-    made/bid; the opponents' Blind Nils made/bid."""
+    played from ``score`` (the strong side's points, the opponents'); contracts
+    made/bid; the opponents' Blind Nils made/bid; 1 if the hand ended the match won for
+    the strong side, -1 lost, 0 not ended."""
     start = [0, 0]
-    start[leg if lead > 0 else 1 - leg] = abs(lead)
+    start[leg], start[1 - leg] = score
     h = Arena(table(budget, deal, leg), rules, seed=deal).play_match(hands=1, score=start).hands[0]
     side = leg
     ss = (side, side + 2)
@@ -299,16 +300,17 @@ def play(deal: int, leg: int, budget: Budget, rules: RuleSet, bag_cost: float = 
     took = sum(h.tricks[s] for s in ss if h.bids[s])
     net = h.points[side] - h.points[1 - side] - bag_cost * (h.bags[side] - h.bags[1 - side])
     blind = [s for s in (1 - side, 3 - side) if h.blind[s] and h.bids[s] == 0]
+    winner = match_winner(rules, h.score, 1)
     return (net, int(bool(contract) and took >= contract), int(bool(contract)),
-            sum(h.tricks[s] == 0 for s in blind), len(blind))
+            sum(h.tricks[s] == 0 for s in blind), len(blind), 0 if winner is None else (1 if winner == side else -1))
 
 
-Task = tuple[str, str, list[str], int, int, float, int]
+Task = tuple[str, str, list[str], int, int, float, tuple[int, int]]
 
 
-def _job(task: Task) -> tuple[str, int, int, tuple[float, int, int, int, int]]:
-    setting, budget, rule_args, deal, leg, bag_cost, lead = task
-    return setting, deal, leg, play(deal, leg, apply(setting, budget), rules_of(rule_args), bag_cost, lead)
+def _job(task: Task) -> tuple[str, int, int, tuple[float, int, int, int, int, int]]:
+    setting, budget, rule_args, deal, leg, bag_cost, score = task
+    return setting, deal, leg, play(deal, leg, apply(setting, budget), rules_of(rule_args), bag_cost, score)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -322,18 +324,29 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--bag-cost", type=float, default=0.0,
                         help="points charged per bag carried over (a single hand's bags cost nothing "
                              "otherwise; 10 = the default rules' penalty spread over its 10 bags)")
-    parser.add_argument("--lead", type=int, default=0,
-                        help="points the strong side leads by when the hand starts (negative: trails); "
-                             "with blind_nil_behind, who may bid Blind Nil")
+    start = parser.add_mutually_exclusive_group()
+    start.add_argument("--lead", type=int, default=0,
+                       help="points the strong side leads by when the hand starts (negative: trails); "
+                            "with blind_nil_behind, who may bid Blind Nil")
+    start.add_argument("--score", metavar="MINE:THEIRS",
+                       help="the sides' points when the hand starts, the strong side's first: "
+                            "e.g. 460:300 for a hand that may end the match")
     parser.add_argument("--jobs", type=int, default=1, help="hands at once (processes)")
     parser.add_argument("--save", type=Path, help="write every hand's result here (JSON lines)")
     args = parser.parse_args(argv)
     settings = args.settings or ["base"]
-    tasks: list[Task] = [(st, args.budget, args.rule, d, leg, args.bag_cost, args.lead) for st in settings
+    score = (max(args.lead, 0), max(-args.lead, 0))
+    if args.score:
+        try:
+            mine, theirs = (int(x) for x in args.score.split(":"))
+        except ValueError:
+            parser.error(f"--score takes MINE:THEIRS, two whole numbers, got: {args.score!r}")
+        score = (mine, theirs)
+    tasks: list[Task] = [(st, args.budget, args.rule, d, leg, args.bag_cost, score) for st in settings
              for d in range(args.first_deal, args.first_deal + args.deals) for leg in (0, 1)]
     for st in settings:
         apply(st, args.budget)  # a bad setting fails before any hand is played
-    rows: dict[str, dict[tuple[int, int], tuple[float, int, int, int, int]]] = {st: {} for st in settings}
+    rows: dict[str, dict[tuple[int, int], tuple[float, int, int, int, int, int]]] = {st: {} for st in settings}
     if args.jobs > 1:
         import multiprocessing
         with multiprocessing.get_context("fork").Pool(args.jobs) as pool:
@@ -344,9 +357,10 @@ def main(argv: list[str] | None = None) -> int:
         rows[st][(d, leg)] = result
     if args.save:
         with args.save.open("w") as f:
-            for st, d, leg, (net, m, b, bn_made, bn_bid) in done:
+            for st, d, leg, (net, m, b, bn_made, bn_bid, ended) in done:
                 f.write(json.dumps({"setting": st, "deal": d, "leg": leg, "net": net, "made": m, "bid": b,
-                                    "opp_blind_nil_made": bn_made, "opp_blind_nil_bid": bn_bid}) + "\n")
+                                    "opp_blind_nil_made": bn_made, "opp_blind_nil_bid": bn_bid,
+                                    "ended": ended}) + "\n")
     base = rows[settings[0]]
     for st in settings:
         r = rows[st]
@@ -358,6 +372,9 @@ def main(argv: list[str] | None = None) -> int:
         made, bid = sum(r[k][1] for k in keys), sum(r[k][2] for k in keys)
         bn_made, bn_bid = sum(r[k][3] for k in keys), sum(r[k][4] for k in keys)
         blind = f"  opponents' Blind Nils made {bn_made}/{bn_bid}" if bn_bid else ""
+        won, lost = sum(r[k][5] == 1 for k in keys), sum(r[k][5] == -1 for k in keys)
+        if won or lost:
+            blind += f"  matches ended won {won}, lost {lost}"
         print(f"{st:<30} hands {len(nets):>4}  net/hand {sum(nets) / len(nets):>+7.1f}  contracts made "
               f"{made}/{bid}  vs first {mean:>+6.1f} +- {se:.1f}{blind}", flush=True)
     return 0

@@ -118,9 +118,28 @@ def test_a_lead_starts_the_hand_ahead_and_lets_the_trailing_side_bid_blind_nil()
     rules = RuleSet(blind_nil_behind=100)
     budget = Budget(samples=2)
     for leg in (0, 1):
-        ahead = hands.play(5, leg, budget, rules, lead=250)
+        ahead = hands.play(5, leg, budget, rules, score=(250, 0))
         level = hands.play(5, leg, budget, rules)
         assert ahead[4] == 1 and ahead[3] in (0, 1), ahead
-        assert level[3:] == (0, 0), level
+        assert level[3:] == (0, 0, 0), level
     behind = Arena([hands.Heuristic() for _ in range(4)], rules, seed=5).play_match(hands=1, score=(0, 250))
     assert behind.hands[0].score == [behind.hands[0].points[0], 250 + behind.hands[0].points[1]]
+
+
+def test_a_hand_from_a_set_score_says_whether_it_ended_the_match() -> None:
+    # 499 to 0 without Blind Nil: a made contract ends the match won; 0 to 0 nothing ends.
+    rules = RuleSet(blind_nil=False)
+    budget = Budget(samples=2)
+    results = [hands.play(deal, leg, budget, rules, score=(499, 0)) for deal in (1, 2) for leg in (0, 1)]
+    assert any(r[1] for r in results)
+    for r in results:
+        if r[1]:  # its contract made: past 500 (no Nil failed beside one in these deals)
+            assert r[5] == 1, r
+    assert all(hands.play(1, leg, budget, rules)[5] == 0 for leg in (0, 1))
+
+
+def test_lead_and_score_are_exclusive_and_a_bad_score_is_named(capsys: pytest.CaptureFixture[str]) -> None:
+    for argv, said in ((["--lead", "100", "--score", "1:2"], "not allowed with"), (["--score", "4x"], "got: '4x'")):
+        with pytest.raises(SystemExit):
+            hands.main(argv)
+        assert said in capsys.readouterr().err
