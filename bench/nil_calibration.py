@@ -29,7 +29,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import random
 import sys
 from collections import defaultdict
@@ -47,6 +46,7 @@ from bots.strong.bidding import predicted_bid  # noqa: E402
 from bots.strong.cards import mask_of, parse_card  # noqa: E402
 from bots.strong.evaluate import nil_probability  # noqa: E402
 from bots.strong.playout import playout  # noqa: E402
+from referee.tournament.ratings import wilson  # noqa: E402
 
 #: Upper ends of the model's bands (the last one takes everything up to 1).
 BANDS = (0.5, 0.65, 0.75, 0.85, 1.0)
@@ -66,15 +66,6 @@ class Band:
 
 def band_of(p: float) -> int:
     return next((i for i, hi in enumerate(BANDS) if p < hi), len(BANDS) - 1)
-
-
-def wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
-    """95% Wilson interval of ``k`` successes in ``n``, as fractions."""
-    p = k / n
-    d = 1 + z * z / n
-    c = (p + z * z / (2 * n)) / d
-    h = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / d
-    return c - h, c + h
 
 
 def bid_hands(log_lines: Iterable[str]) -> dict[tuple[int, int], list[str]]:
