@@ -42,7 +42,7 @@ sys.path.insert(0, str(ROOT / "bench"))
 
 from twin_gain import read_records  # noqa: E402
 
-from bots.strong.bidding import predicted_bid  # noqa: E402
+from bots.strong.bidding import NIL_MIN_PARTNERSHIP, predicted_bid  # noqa: E402
 from bots.strong.cards import mask_of, parse_card  # noqa: E402
 from bots.strong.evaluate import nil_probability  # noqa: E402
 from bots.strong.playout import playout  # noqa: E402
@@ -76,7 +76,9 @@ def bid_hands(log_lines: Iterable[str]) -> dict[tuple[int, int], list[str]]:
             entry = json.loads(line)
         except json.JSONDecodeError:
             continue  # a log cut off mid-line (a match stopped by hand): the rest still counts
-        msg = entry.get("msg") if isinstance(entry, dict) else None
+        if not isinstance(entry, dict):
+            continue
+        msg = entry.get("msg")
         if entry.get("dir") != "out" or not isinstance(msg, dict) or msg.get("type") != "bid":
             continue
         state = msg.get("state") or {}
@@ -108,8 +110,9 @@ def calibrate(folder: Path) -> tuple[dict[str, list[Band]], int]:
     return bands, missing
 
 
-def simulate(count: int, seed: int, least: float = 0.65) -> dict[str, list[Band]]:
-    """``count`` Nils played out with every hand seen (see the module's docstring)."""
+def simulate(count: int, seed: int, least: float = NIL_MIN_PARTNERSHIP) -> dict[str, list[Band]]:
+    """``count`` Nils played out with every hand seen (see the module's docstring); ``least``:
+    the smallest modelled success rate bid, by default the bot's own partnership threshold."""
     rng = random.Random(seed)
     bands = [Band() for _ in BANDS]
     done = 0
