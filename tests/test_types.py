@@ -1,4 +1,6 @@
-"""The referee package type-checks: mypy over ``referee/`` reports nothing.
+"""The project's Python type-checks: mypy over ``referee/`` and over the bundled bots in
+``bots/`` (the strong bot, the heuristic and random bots, the Python starter kit)
+reports nothing.
 
 The house style is typed code (dataclasses, enums, hints on every public function);
 this keeps it so. The check runs mypy's own API in-process, with its cache in a
@@ -14,8 +16,9 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def test_mypy_finds_no_error_in_the_referee_package(tmp_path: Path) -> None:
+@pytest.mark.parametrize("folder", ["referee", "bots"])
+def test_mypy_finds_no_error(folder: str, tmp_path: Path) -> None:
     api = pytest.importorskip("mypy.api", reason="mypy is not installed (pip install -e '.[test]')")
-    out, err, status = api.run([str(ROOT / "referee"), "--cache-dir", str(tmp_path / "cache"),
+    out, err, status = api.run([str(ROOT / folder), "--cache-dir", str(tmp_path / "cache"),
                                 "--no-error-summary", "--show-error-codes"])
-    assert status == 0, f"mypy found type errors in referee/:\n{out}{err}"
+    assert status == 0, f"mypy found type errors in {folder}/:\n{out}{err}"

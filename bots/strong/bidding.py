@@ -179,10 +179,10 @@ def decide_bid(view: View, rules: RuleSet, legal: Sequence[int], cfg: BidConfig,
             # that many tricks away (a whole trick with the fractional probability, the
             # same draw for every candidate bid so the comparison stays paired).
             shift = int(optimism) + (1 if rng.random() < optimism - int(optimism) else 0)
-            bids = list(view.bids)
-            for s in range(n):
-                if s != me and bids[s] is None:
-                    bids[s] = predicted_bid(hands[s], n, rules.nil)
+            # Every seat's bid: made, or predicted from its sampled hand; this seat's
+            # is each candidate in turn (0 until then).
+            bids = [b if b is not None else (0 if s == me else predicted_bid(hands[s], n, rules.nil))
+                    for s, b in enumerate(view.bids)]
             taker = shift_taker(bids, me, rules)
             for b in cands:
                 bids[me] = b

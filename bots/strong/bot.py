@@ -16,7 +16,7 @@ import random
 import sys
 import time
 import traceback
-from typing import Any, Callable, Mapping, TextIO
+from typing import Any, Callable, Mapping, TextIO, TypeGuard
 
 from .bidding import BidConfig, choose_pass, decide_bid, decide_blind_nil
 from .bidstyle import BidStyles
@@ -246,9 +246,9 @@ class StrongBot:
             legal = [b for b in msg.get("legal", []) if isinstance(b, int) and not isinstance(b, bool)]
             return "bid", decide_bid(view, self.rules, legal, self._bid_config(view, t0), self.rng, self.log)
         if kind == "play":
-            legal = self._legal_cards(msg, view)
-            report = self._play(view, legal, t0)
-            card = report.card if legal >> report.card & 1 else (legal & -legal).bit_length() - 1
+            mask = self._legal_cards(msg, view)
+            report = self._play(view, mask, t0)
+            card = report.card if mask >> report.card & 1 else (mask & -mask).bit_length() - 1
             return "card", name(card)
         self._log(f"strong bot: unknown request type {kind!r}; answering with the id only")
         return None, None
@@ -273,8 +273,8 @@ class StrongBot:
 
     def _fallback(self, kind: Any, msg: Mapping[str, Any]) -> tuple[str | None, Any]:
         """A legal answer without any search (used only if a decision raised)."""
-        state = msg.get("state") if isinstance(msg.get("state"), Mapping) else {}
-        hand = _safe_cards(state.get("hand"))
+        state = msg.get("state")
+        hand = _safe_cards(state.get("hand") if isinstance(state, Mapping) else None)
         if kind == "hello":
             return "name", self.name
         if kind == "blind_nil":
@@ -291,14 +291,15 @@ class StrongBot:
             est = expected_tricks(mask_of(hand), self.n) if len(hand) == 13 else 3.0
             return "bid", min((b for b in legal if b > 0), key=lambda b: abs(b - est), default=legal[0])
         if kind == "play":
-            legal = msg.get("legal")
-            if isinstance(legal, list) and legal:
-                return "card", legal[0]
+            offered = msg.get("legal")
+            if isinstance(offered, list) and offered:
+                return "card", offered[0]
             return "card", name(hand[0]) if hand else "2C"
         return None, None
 
 
-def _is_number(x: Any) -> bool:
+def _is_number(x: Any) -> TypeGuard[int | float]:
+    """A finite-or-infinite real number that is not a bool (and not NaN)."""
     return isinstance(x, (int, float)) and not isinstance(x, bool) and x == x
 
 

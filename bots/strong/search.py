@@ -146,8 +146,10 @@ def decide_play(view: View, rules: RuleSet, legal: int, cfg: SearchConfig,
             vals = None
             if exact:
                 pos = Position(list(hands), list(view.trick), view.leader, view.broken, list(view.tricks))
-                probe = count == 0 and cfg.exact_probe_s is not None and isinstance(deadline, Deadline)
-                dl = deadline.sooner(cfg.exact_probe_s) if probe else deadline
+                probe = False
+                dl = deadline
+                if count == 0 and cfg.exact_probe_s is not None and isinstance(deadline, Deadline):
+                    probe, dl = True, deadline.sooner(cfg.exact_probe_s)
                 try:
                     vals = solve(pos, obj.value, my_side, stats, moves=cands, deadline=dl,
                                  slots=slots)

@@ -127,7 +127,8 @@ def solve(pos: Position, value: Callable[[tuple[int, ...]], float], max_side: in
                 # Leading: high cards first (they decide tricks soonest).
                 reps.sort(key=lambda c: -(c % 13))
             else:
-                win, lose = [], []
+                win: list[int] = []
+                lose: list[int] = []
                 for c in reps:
                     s = c // 13
                     k = 100 + c % 13 if s == 3 else (c % 13 if s == led else -1)
