@@ -1,6 +1,6 @@
 """The project's Python type-checks: mypy over ``referee/`` and over the bundled bots in
-``bots/`` (the strong bot, the heuristic and random bots, the Python starter kit)
-reports nothing.
+``bots/`` (the strong bot, the heuristic and random bots, ``spadesbot.py`` and the
+starter kits' builder) reports nothing.
 
 The house style is typed code (dataclasses, enums, hints on every public function);
 this keeps it so. The check runs mypy's own API in-process, with its cache in a

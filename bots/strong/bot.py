@@ -299,7 +299,7 @@ class StrongBot:
 
 
 def _is_number(x: Any) -> TypeGuard[int | float]:
-    """A finite-or-infinite real number that is not a bool (and not NaN)."""
+    """An int or float that is neither a bool nor NaN."""
     return isinstance(x, (int, float)) and not isinstance(x, bool) and x == x
 
 
