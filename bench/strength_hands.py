@@ -21,6 +21,9 @@ difference to the first setting with its standard error.
 plays a split sample budget (docs/strong-bot.md, *Time*).
 ``borrow=bid`` (or ``play``, ``bid+play``...) hands those requests of the strong side to a
 heuristic bot that sees the same messages: which bot's bids or play carry the gap.
+``see=bid+play`` (or ``bid``, ``play``) shows the strong side every card for those
+decisions: the most a better reading of the cards could gain (no bot can do this);
+``see_partner=play`` shows only the partner's hand.
 ``--bag-cost 10`` charges each side 10 points per bag it carries out of the hand (a single
 hand's bags cost nothing otherwise, which flatters any setting that takes more tricks).
 
@@ -33,11 +36,14 @@ can be paired hand by hand.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import functools
 import json
 import math
+import random
 import sys
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -47,6 +53,7 @@ from bots.strong import evaluate  # noqa: E402
 from bots.strong.arena import Arena  # noqa: E402
 from bots.strong.bot import Budget, StrongBot  # noqa: E402
 from bots.strong.game import RuleSet, match_winner  # noqa: E402
+from bots.strong.sampler import Knowledge  # noqa: E402
 
 import heuristic_bot  # noqa: E402
 import spadesbot  # noqa: E402
@@ -131,6 +138,67 @@ def _bid_samples(value: str) -> None:
     StrongBot._bid_config = bid_config  # type: ignore[method-assign]
 
 
+#: The deal as it lies before the request the arena is asking (see :func:`_see`).
+_TRUE_DEAL: list[int] = []
+
+
+def _see(value: str, partner_only: bool = False) -> None:
+    """Show the strong side every card (``see=bid``, ``see=play`` or ``see=bid+play``):
+    for those decisions its sampler returns the true deal instead of guessing it. No
+    bot can do this; it measures how much any better reading of the cards could gain at
+    most (docs/benchmarks.md, *What seeing every card is worth*). ``partner_only``
+    (``see_partner=...``): only the partner's hand is shown, the opponents' are sampled
+    as shipped (what the pair could learn from each other)."""
+    from bots.strong import bidding, search
+    kinds = set(filter(None, value.split("+")))
+    if not kinds or not kinds <= {"bid", "play"}:
+        name = "see_partner" if partner_only else "see"
+        raise SystemExit(f"error: {name}= takes bid, play or bid+play, got: {value!r}")
+    ask = _ORIGINAL["ask"]
+
+    def publish(self: Arena, seat: int, kind: str, extra: dict, field: str) -> object:
+        _TRUE_DEAL[:] = self.hands
+        return ask(self, seat, kind, extra, field)  # type: ignore[operator]
+
+    Arena._ask = publish  # type: ignore[method-assign]
+    deals = _partner_shown if partner_only else _true_deals
+    if "bid" in kinds:
+        bidding.sample_deals = deals
+    if "play" in kinds:
+        search.sample_deals = deals
+
+
+def _see_partner(value: str) -> None:
+    _see(value, partner_only=True)
+
+
+def _sampler(k: Knowledge, count: int, rng: random.Random, *args: Any, **kwargs: Any) -> list[list[int]]:
+    return _ORIGINAL["sample_deals"](k, count, rng, *args, **kwargs)  # type: ignore[operator,no-any-return]
+
+
+def _shown(k: Knowledge) -> bool:
+    """Whether the published deal is the one ``k`` is about (partnership only)."""
+    return k.n == 4 and len(_TRUE_DEAL) == 4 and _TRUE_DEAL[k.me] == k.hand
+
+
+def _true_deals(k: Knowledge, count: int, rng: random.Random, *args: Any, **kwargs: Any) -> list[list[int]]:
+    """``count`` copies of the deal as it lies (partnership; else the real sampler's)."""
+    if not _shown(k):
+        return _sampler(k, count, rng, *args, **kwargs)
+    return [list(_TRUE_DEAL) for _ in range(count)]
+
+
+def _partner_shown(k: Knowledge, count: int, rng: random.Random, *args: Any, **kwargs: Any) -> list[list[int]]:
+    """The real sampler's deals with the partner's hand as it lies."""
+    if _shown(k):
+        partner = (k.me + 2) % 4
+        hand = _TRUE_DEAL[partner]
+        known = list(k.known)
+        known[partner] = hand
+        k = dataclasses.replace(k, known=known, pool=k.pool & ~hand)
+    return _sampler(k, count, rng, *args, **kwargs)
+
+
 def _set_window(value: str) -> None:
     from bots.strong import policy
     policy.SET_WINDOW = int(value)
@@ -203,14 +271,15 @@ SETTINGS = {"window": _window, "first_window": _first_window, "borrow": _borrow,
             "set_window": _set_window, "match_equity": _match_equity,
             "match_edge": _match_edge, "match_spread": _match_spread, "bid_style4": _bid_style4,
             "read_play": _read_play, "nil_shed": _nil_shed, "oversample": _oversample,
-            "read_weights": _read_weights, "opp_blind_optimism": _opp_blind_optimism}
+            "read_weights": _read_weights, "opp_blind_optimism": _opp_blind_optimism, "see": _see,
+            "see_partner": _see_partner}
 
 _ORIGINAL: dict[str, object] = {}
 
 
 def _reset() -> None:
     """Undo every earlier setting (each setting is measured from the shipped bot)."""
-    from bots.strong import bidding, bot, game, inference, policy, sampler
+    from bots.strong import bidding, bot, game, inference, policy, sampler, search
     from bots.strong.game import MatchContext
     if not _ORIGINAL:
         _ORIGINAL.update(bag_weight=MatchContext.bag_weight, SearchConfig=bot.SearchConfig,
@@ -221,7 +290,8 @@ def _reset() -> None:
                          match_edge=game.MATCH_EDGE, bid_style4=bot.LEARN_PARTNERSHIP_BID_STYLE,
                          spread=dict(game.HAND_SPREAD), read_play=inference.PLAY_INFERENCE,
                          nil_shed=inference.NIL_SHED_WEIGHT, oversample=sampler.OVERSAMPLE,
-                         read_weights=(inference.LOW_FOLLOW_WEIGHT, inference.CHEAP_WIN_WEIGHT))
+                         read_weights=(inference.LOW_FOLLOW_WEIGHT, inference.CHEAP_WIN_WEIGHT),
+                         ask=Arena._ask, sample_deals=sampler.sample_deals)
     bot.SearchConfig = _ORIGINAL["SearchConfig"]  # type: ignore[misc]
     MatchContext.bag_weight = _ORIGINAL["bag_weight"]  # type: ignore[method-assign]
     BORROWED.clear()
@@ -237,6 +307,8 @@ def _reset() -> None:
     inference.NIL_SHED_WEIGHT = _ORIGINAL["nil_shed"]  # type: ignore[assignment]
     sampler.OVERSAMPLE = _ORIGINAL["oversample"]  # type: ignore[assignment]
     inference.LOW_FOLLOW_WEIGHT, inference.CHEAP_WIN_WEIGHT = _ORIGINAL["read_weights"]  # type: ignore[misc]
+    Arena._ask = _ORIGINAL["ask"]  # type: ignore[method-assign,assignment]
+    bidding.sample_deals = search.sample_deals = _ORIGINAL["sample_deals"]  # type: ignore[assignment]
     game.HAND_SPREAD.clear()
     game.HAND_SPREAD.update(_ORIGINAL["spread"])  # type: ignore[call-overload]
     evaluate.PARAMS.clear()
