@@ -145,32 +145,47 @@ def test_lead_and_score_are_exclusive_and_a_bad_score_is_named(capsys: pytest.Ca
         assert said in capsys.readouterr().err
 
 
+Sample = tuple[sampler.Knowledge, list[list[int]], list[int]]
+
+
+def _play_decisions_under(setting: str, samples: int) -> list[Sample]:
+    """One hand with ``setting`` applied (the strong pair in seats 0 and 2): per play
+    search of the strong side, its knowledge, the deals it was handed and the deal as it
+    lay; the shipped bot is put back afterwards."""
+    from bots.strong import search
+    arena: Arena | None = None
+    seen: list[Sample] = []
+    try:
+        hands.apply(setting, f"{samples}samples")
+        handed = search.sample_deals
+
+        def spy(k: sampler.Knowledge, count: int, rng: object) -> list[list[int]]:
+            out = handed(k, count, rng)
+            assert arena is not None
+            seen.append((k, out, list(arena.hands)))
+            return out
+
+        search.sample_deals = spy  # type: ignore[assignment]
+        seats = [hands.strong_seat(Budget(samples=samples), s) if s % 2 == 0 else hands.Heuristic()
+                 for s in range(4)]
+        arena = Arena(seats, RuleSet(blind_nil=False), seed=5)
+        arena.play_match(hands=1)
+    finally:
+        hands.apply("base", "2samples")
+    assert len(seen) >= 10
+    return seen
+
+
 def test_see_play_hands_the_strong_sides_play_search_the_deal_as_it_lies() -> None:
     # see=play: every play decision of the strong side searches the true deal (not a
     # guess), its bids still sample; base puts the real sampler and arena back.
     from bots.strong import search
     original_ask = Arena._ask
-    arena: Arena | None = None
-    calls: list[bool] = []
-    try:
-        hands.apply("see=play", "2samples")
-        assert bidding.sample_deals is sampler.sample_deals
-        seeing = search.sample_deals
-        assert seeing is not sampler.sample_deals
-
-        def spy(k: sampler.Knowledge, count: int, rng: object) -> list[list[int]]:
-            out = seeing(k, count, rng)
-            assert arena is not None
-            calls.append(out == [list(arena.hands)] * count and k.hand == arena.hands[k.me])
-            return out
-
-        search.sample_deals = spy  # type: ignore[assignment]
-        seats = [hands.strong_seat(Budget(samples=2), s) if s % 2 == 0 else hands.Heuristic() for s in range(4)]
-        arena = Arena(seats, RuleSet(blind_nil=False), seed=5)
-        arena.play_match(hands=1)
-    finally:
-        hands.apply("base", "2samples")
-    assert len(calls) >= 10 and all(calls)
+    hands.apply("see=play", "2samples")
+    assert bidding.sample_deals is sampler.sample_deals
+    assert search.sample_deals is not sampler.sample_deals
+    seen = _play_decisions_under("see=play", 2)
+    assert all(out == [lying] * len(out) and k.hand == lying[k.me] for k, out, lying in seen)
     assert search.sample_deals is sampler.sample_deals and bidding.sample_deals is sampler.sample_deals
     assert Arena._ask is original_ask
 
@@ -183,27 +198,10 @@ def test_see_refuses_a_kind_it_does_not_know() -> None:
 
 
 def test_see_partner_fixes_the_partners_hand_and_still_samples_the_opponents() -> None:
-    from bots.strong import search
-    arena: Arena | None = None
-    partner_right: list[bool] = []
-    opponents_guessed: list[bool] = []
-    try:
-        hands.apply("see_partner=play", "4samples")
-        seeing = search.sample_deals
-
-        def spy(k: sampler.Knowledge, count: int, rng: object) -> list[list[int]]:
-            out = seeing(k, count, rng)
-            assert arena is not None
-            partner, opps = (k.me + 2) % 4, ((k.me + 1) % 4, (k.me + 3) % 4)
-            partner_right.append(all(d[partner] == arena.hands[partner] and d[k.me] == k.hand for d in out))
-            opponents_guessed.append(any(d[s] != arena.hands[s] for d in out for s in opps))
-            return out
-
-        search.sample_deals = spy  # type: ignore[assignment]
-        seats = [hands.strong_seat(Budget(samples=4), s) if s % 2 == 0 else hands.Heuristic() for s in range(4)]
-        arena = Arena(seats, RuleSet(blind_nil=False), seed=5)
-        arena.play_match(hands=1)
-    finally:
-        hands.apply("base", "2samples")
-    assert len(partner_right) >= 10 and all(partner_right)
-    assert sum(opponents_guessed) >= len(opponents_guessed) // 2
+    seen = _play_decisions_under("see_partner=play", 4)
+    partner_right = [all(d[(k.me + 2) % 4] == lying[(k.me + 2) % 4] and d[k.me] == k.hand for d in out)
+                     for k, out, lying in seen]
+    opponents_guessed = [any(d[s] != lying[s] for d in out for s in ((k.me + 1) % 4, (k.me + 3) % 4))
+                         for k, out, lying in seen]
+    assert all(partner_right)
+    assert sum(opponents_guessed) >= len(seen) // 2
