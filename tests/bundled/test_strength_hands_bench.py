@@ -181,9 +181,12 @@ def test_see_play_hands_the_strong_sides_play_search_the_deal_as_it_lies() -> No
     # guess), its bids still sample; base puts the real sampler and arena back.
     from bots.strong import search
     original_ask = Arena._ask
-    hands.apply("see=play", "2samples")
-    assert bidding.sample_deals is sampler.sample_deals
-    assert search.sample_deals is not sampler.sample_deals
+    try:
+        hands.apply("see=play", "2samples")
+        assert bidding.sample_deals is sampler.sample_deals
+        assert search.sample_deals is not sampler.sample_deals
+    finally:
+        hands.apply("base", "2samples")
     seen = _play_decisions_under("see=play", 2)
     assert all(out == [lying] * len(out) and k.hand == lying[k.me] for k, out, lying in seen)
     assert search.sample_deals is sampler.sample_deals and bidding.sample_deals is sampler.sample_deals
