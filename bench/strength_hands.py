@@ -252,6 +252,24 @@ def _oversample(value: str) -> None:
     sampler.OVERSAMPLE = int(value)
 
 
+def _convention(value: str) -> None:
+    """1: read a first bid of a pair by the first-bid convention; 0: by the bell (shipped)."""
+    from bots.strong import bot
+    bot.PARTNER_CONVENTION = bool(int(value))
+
+
+def _convention_miss(value: str) -> None:
+    """The weight of a deal whose first bidder's hand breaks the convention (shipped 0.02)."""
+    from bots.strong import sampler
+    sampler.CONVENTION_MISS = float(value)
+
+
+def _convention_oversample(value: str) -> None:
+    """Candidate deals per deal kept where a bid is read by the convention (shipped 10)."""
+    from bots.strong import sampler
+    sampler.CONVENTION_OVERSAMPLE = int(value)
+
+
 def _nil_shed(value: str) -> None:
     """The odds a live Nil is dealt a loser above the one it shed (1: not read)."""
     from bots.strong import inference
@@ -272,7 +290,8 @@ SETTINGS = {"window": _window, "first_window": _first_window, "borrow": _borrow,
             "match_edge": _match_edge, "match_spread": _match_spread, "bid_style4": _bid_style4,
             "read_play": _read_play, "nil_shed": _nil_shed, "oversample": _oversample,
             "read_weights": _read_weights, "opp_blind_optimism": _opp_blind_optimism, "see": _see,
-            "see_partner": _see_partner}
+            "see_partner": _see_partner, "convention": _convention, "convention_miss": _convention_miss,
+            "convention_oversample": _convention_oversample}
 
 _ORIGINAL: dict[str, object] = {}
 
@@ -290,6 +309,8 @@ def _reset() -> None:
                          match_edge=game.MATCH_EDGE, bid_style4=bot.LEARN_PARTNERSHIP_BID_STYLE,
                          spread=dict(game.HAND_SPREAD), read_play=inference.PLAY_INFERENCE,
                          nil_shed=inference.NIL_SHED_WEIGHT, oversample=sampler.OVERSAMPLE,
+                         convention=bot.PARTNER_CONVENTION, convention_miss=sampler.CONVENTION_MISS,
+                         convention_oversample=sampler.CONVENTION_OVERSAMPLE,
                          read_weights=(inference.LOW_FOLLOW_WEIGHT, inference.CHEAP_WIN_WEIGHT),
                          ask=Arena._ask, sample_deals=sampler.sample_deals)
     bot.SearchConfig = _ORIGINAL["SearchConfig"]  # type: ignore[misc]
@@ -306,6 +327,9 @@ def _reset() -> None:
     inference.PLAY_INFERENCE = _ORIGINAL["read_play"]  # type: ignore[assignment]
     inference.NIL_SHED_WEIGHT = _ORIGINAL["nil_shed"]  # type: ignore[assignment]
     sampler.OVERSAMPLE = _ORIGINAL["oversample"]  # type: ignore[assignment]
+    bot.PARTNER_CONVENTION = _ORIGINAL["convention"]  # type: ignore[assignment]
+    sampler.CONVENTION_MISS = _ORIGINAL["convention_miss"]  # type: ignore[assignment]
+    sampler.CONVENTION_OVERSAMPLE = _ORIGINAL["convention_oversample"]  # type: ignore[assignment]
     inference.LOW_FOLLOW_WEIGHT, inference.CHEAP_WIN_WEIGHT = _ORIGINAL["read_weights"]  # type: ignore[misc]
     Arena._ask = _ORIGINAL["ask"]  # type: ignore[method-assign,assignment]
     bidding.sample_deals = search.sample_deals = _ORIGINAL["sample_deals"]  # type: ignore[assignment]

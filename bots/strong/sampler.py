@@ -29,7 +29,7 @@ import dataclasses
 import math
 import random
 
-from .bidstyle import BidStyle
+from .bidstyle import BidStyle, convention_bid, first_of_pair
 from .cards import FULL_DECK, SPADES, SUIT_MASKS, cards_of
 from .evaluate import blind_exchange_weight, expected_tricks, keep_odds, nil_probability
 from .inference import Evidence, play_evidence
@@ -64,6 +64,8 @@ class Knowledge:
     # Per seat and card, the odds the dealer gives that seat that card (from ``evidence``;
     # empty: even odds).
     card_odds: list[list[float]] = dataclasses.field(default_factory=list)
+    # Partnership: per seat, whether it bid before its partner (empty: unknown).
+    first_of_pair: list[bool] = dataclasses.field(default_factory=list)
 
 
 def shown_voids(played: list[tuple[int, int]], n: int, broken_at_start: bool = False) -> list[int]:
@@ -124,9 +126,11 @@ def knowledge(view: View, blind_nil_cards: int = 3, read_play: bool = False) -> 
                 voids[s] &= ~(1 << suit)
     evidence = play_evidence(view.played, n, me, view.bids, FULL_DECK & ~view.hand & ~played) \
         if read_play else []
+    firsts = [first_of_pair(s, view.dealer) for s in range(4)] if n == 4 and view.dealer is not None else []
     return Knowledge(n, me, view.hand, counts, voids, known, pool, pile, maybe_opp, maybe_max,
                      played_by, list(view.bids), list(view.blind), exchange=blind_nil_cards if n == 4 else 0,
-                     bid_styles=list(view.bid_styles), evidence=evidence, card_odds=card_odds(evidence, n))
+                     bid_styles=list(view.bid_styles), evidence=evidence, card_odds=card_odds(evidence, n),
+                     first_of_pair=firsts)
 
 
 def card_odds(evidence: list[Evidence], n: int) -> list[list[float]]:
@@ -296,14 +300,44 @@ def bid_likelihood(bid: int, hand: int, n: int, style: BidStyle = BidStyle()) ->
     return max(0.01, math.exp(-d * d / (2 * style.spread * style.spread))) * (1.0 - 0.7 * p_nil)
 
 
-def deal_weight(k: Knowledge, hands: list[int]) -> float:
+#: The weight of a deal in which a seat that keeps the first-bid convention
+#: (:mod:`bots.strong.bidstyle`) holds a hand whose estimate does not round to its bid.
+CONVENTION_MISS = 0.02
+
+
+def convention_likelihood(bid: int, hand: int, n: int) -> float:
+    """How likely a seat keeping the first-bid convention was to bid ``bid`` (> 0) holding
+    ``hand``: about 1 when the convention gives that bid (less the chance the hand was
+    worth a Nil it passed up), :data:`CONVENTION_MISS` otherwise."""
+    if convention_bid(hand, n) != bid:
+        return CONVENTION_MISS
+    return 1.0 - 0.7 * nil_probability(hand, n)
+
+
+def convention_seats(k: Knowledge) -> set[int]:
+    """The other seats whose bid is read by the first-bid convention: each bid (not Nil)
+    first of its pair, keeps the convention (its :class:`BidStyle`), and its side did
+    not exchange cards for a Blind Nil (it no longer holds the hand it bid on)."""
+    if not k.first_of_pair or len(k.bids) != k.n:
+        return set()
+    exchanged = {s % 2 for s in range(k.n) if k.exchange and k.bids[s] == 0 and k.blind[s]}
+    return {s for s in range(k.n)
+            if s != k.me and s < len(k.bid_styles) and k.bid_styles[s].convention and k.first_of_pair[s]
+            and (k.bids[s] or 0) > 0 and not k.blind[s] and s % 2 not in exchanged}
+
+
+def deal_weight(k: Knowledge, hands: list[int], by_convention: set[int] | None = None) -> float:
     """Product of the bid likelihoods of every other seat's original hand.
 
     A Blind Nil says nothing about the cards it was bid on, but in partnership the
     exchange that follows does: the bidder gives away its most dangerous cards and
     receives its partner's lowest, so its hand holds few queens, kings and aces
-    (:func:`~bots.strong.evaluate.blind_exchange_weight`)."""
+    (:func:`~bots.strong.evaluate.blind_exchange_weight`). The seats of
+    :func:`convention_seats` (``by_convention``, computed when None) are read by the
+    first-bid convention (:func:`convention_likelihood`)."""
     w = 1.0
+    if by_convention is None:
+        by_convention = convention_seats(k)
     for s in range(k.n):
         if s == k.me or s >= len(k.bids):
             continue
@@ -317,23 +351,38 @@ def deal_weight(k: Knowledge, hands: list[int]) -> float:
             if k.exchange:
                 w *= blind_exchange_weight(orig)
             continue
-        w *= bid_likelihood(b, orig, k.n, k.bid_styles[s] if s < len(k.bid_styles) else BidStyle())
+        if s in by_convention:
+            w *= convention_likelihood(b, orig, k.n)
+        else:
+            w *= bid_likelihood(b, orig, k.n, k.bid_styles[s] if s < len(k.bid_styles) else BidStyle())
     return w
 
 
 #: Candidates drawn per deal kept when deals are weighted by the bids.
 OVERSAMPLE = 3
+#: Where a bid is read by the first-bid convention, at most this many candidates per
+#: deal asked are drawn to find ones that keep it: about one random hand in five has
+#: the estimate a given first bid rounds from, so weighing three candidates a deal
+#: left about half the deals kept contradicting it.
+CONVENTION_OVERSAMPLE = 10
 
 
 def sample_deals(k: Knowledge, count: int, rng: random.Random, weighted: bool = True,
                  oversample: int | None = None) -> list[list[int]]:
     """``count`` deals consistent with ``k``; with ``weighted``, drawn in proportion to
     :func:`deal_weight` from ``oversample * count`` candidates (without replacement;
-    default :data:`OVERSAMPLE`)."""
+    default :data:`OVERSAMPLE`). Where a bid is read by the first-bid convention the
+    candidates are first drawn to keep it (see below)."""
+    by_convention = convention_seats(k) if weighted else set()
     want = count * ((oversample or OVERSAMPLE) if weighted else 1)
+    # Where a bid is read by the convention, candidates are drawn until ``want`` keep
+    # it (at most CONVENTION_OVERSAMPLE per deal asked), the rest filled with those that
+    # do not; the bids then weigh them as usual (the convention's seats by its rule).
+    tries = count * CONVENTION_OVERSAMPLE if by_convention else want
     cands: list[list[int]] = []
+    misses: list[list[int]] = []
     failures = 0
-    while len(cands) < want:
+    while len(cands) < want and len(cands) + len(misses) < tries:
         d = deal_once(k, rng)
         if d is None:
             failures += 1
@@ -344,13 +393,18 @@ def sample_deals(k: Knowledge, count: int, rng: random.Random, weighted: bool = 
                 failures = 0
             else:
                 continue
-        cands.append(d)
+        if by_convention and not all(convention_bid(d[s] | k.played_by[s], k.n) == k.bids[s]
+                                     for s in by_convention):
+            misses.append(d)
+        else:
+            cands.append(d)
+    cands += misses[:want - len(cands)]
     if not weighted or len(cands) <= count:
         return cands[:count]
     # Weighted sampling without replacement (Efraimidis-Spirakis keys u^(1/w)).
     keyed = []
     for d in cands:
-        w = deal_weight(k, d)
+        w = deal_weight(k, d, by_convention)
         u = rng.random()
         keyed.append((math.log(u) / w if w > 0 else -math.inf, d))
     keyed.sort(key=lambda t: t[0], reverse=True)
