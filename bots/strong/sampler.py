@@ -378,7 +378,7 @@ def sample_deals(k: Knowledge, count: int, rng: random.Random, weighted: bool = 
     # Where a bid is read by the convention, candidates are drawn until ``want`` keep
     # it (at most CONVENTION_OVERSAMPLE per deal asked), the rest filled with those that
     # do not; the bids then weigh them as usual (the convention's seats by its rule).
-    tries = count * CONVENTION_OVERSAMPLE if by_convention else want
+    tries = max(want, count * CONVENTION_OVERSAMPLE) if by_convention else want
     cands: list[list[int]] = []
     misses: list[list[int]] = []
     failures = 0
