@@ -270,6 +270,12 @@ def _convention_oversample(value: str) -> None:
     sampler.CONVENTION_OVERSAMPLE = int(value)
 
 
+def _partner_fact(value: str) -> None:
+    """The odds of the play reading's soft facts about the partner (shipped: as for the others)."""
+    from bots.strong import inference
+    inference.PARTNER_FACT_WEIGHT = float(value)
+
+
 def _nil_shed(value: str) -> None:
     """The odds a live Nil is dealt a loser above the one it shed (1: not read)."""
     from bots.strong import inference
@@ -291,7 +297,7 @@ SETTINGS = {"window": _window, "first_window": _first_window, "borrow": _borrow,
             "read_play": _read_play, "nil_shed": _nil_shed, "oversample": _oversample,
             "read_weights": _read_weights, "opp_blind_optimism": _opp_blind_optimism, "see": _see,
             "see_partner": _see_partner, "convention": _convention, "convention_miss": _convention_miss,
-            "convention_oversample": _convention_oversample}
+            "convention_oversample": _convention_oversample, "partner_fact": _partner_fact}
 
 _ORIGINAL: dict[str, object] = {}
 
@@ -311,6 +317,7 @@ def _reset() -> None:
                          nil_shed=inference.NIL_SHED_WEIGHT, oversample=sampler.OVERSAMPLE,
                          convention=bot.PARTNER_CONVENTION, convention_miss=sampler.CONVENTION_MISS,
                          convention_oversample=sampler.CONVENTION_OVERSAMPLE,
+                         partner_fact=inference.PARTNER_FACT_WEIGHT,
                          read_weights=(inference.LOW_FOLLOW_WEIGHT, inference.CHEAP_WIN_WEIGHT),
                          ask=Arena._ask, sample_deals=sampler.sample_deals)
     bot.SearchConfig = _ORIGINAL["SearchConfig"]  # type: ignore[misc]
@@ -330,6 +337,7 @@ def _reset() -> None:
     bot.PARTNER_CONVENTION = _ORIGINAL["convention"]  # type: ignore[assignment]
     sampler.CONVENTION_MISS = _ORIGINAL["convention_miss"]  # type: ignore[assignment]
     sampler.CONVENTION_OVERSAMPLE = _ORIGINAL["convention_oversample"]  # type: ignore[assignment]
+    inference.PARTNER_FACT_WEIGHT = _ORIGINAL["partner_fact"]  # type: ignore[assignment]
     inference.LOW_FOLLOW_WEIGHT, inference.CHEAP_WIN_WEIGHT = _ORIGINAL["read_weights"]  # type: ignore[misc]
     Arena._ask = _ORIGINAL["ask"]  # type: ignore[method-assign,assignment]
     bidding.sample_deals = search.sample_deals = _ORIGINAL["sample_deals"]  # type: ignore[assignment]

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
 from bots.strong import inference
 from bots.strong.cards import FULL_DECK, mask_of, parse_card
 from bots.strong.game import RuleSet
@@ -137,3 +139,20 @@ def test_odd_plays_in_a_view_never_raise() -> None:
     assert play_evidence(plays, 4, 0, [3, 3], FULL_DECK) == []  # bids of the wrong length
     # Two-player: not read (its sampler deals by keep odds), even a Nil's shed.
     assert play_evidence([(0, parse_card("QH")), (1, parse_card("9H"))], 2, 0, [3, 0], FULL_DECK) == []
+
+
+def test_the_partners_facts_can_be_read_at_their_own_odds(monkeypatch: pytest.MonkeyPatch) -> None:
+    # The strong bot's own search breaks these facts far more often than the heuristic
+    # bots do, so the facts about a partner have their own odds (a setting, off as shipped).
+    # Seat 1 reads: its partner (seat 3) and an opponent (seat 0) both follow low under
+    # the queen, each unlikely to hold a lower heart.
+    played = [(2, "QH"), (3, "9H"), (0, "5H"), (1, "KH")]
+    shipped = evidence(played, [3, 3, 3, 3], me=1)
+    assert shipped[3] == (cards("2H", "3H", "4H", "6H", "7H", "8H"), LOW_FOLLOW_WEIGHT)
+    assert shipped[0] == (cards("2H", "3H", "4H"), LOW_FOLLOW_WEIGHT)
+    monkeypatch.setattr(inference, "PARTNER_FACT_WEIGHT", 0.5)
+    found = evidence(played, [3, 3, 3, 3], me=1)
+    assert found[3] == (shipped[3][0], 0.5)
+    assert {s: e for s, e in found.items() if s != 3} == {s: e for s, e in shipped.items() if s != 3}
+    monkeypatch.setattr(inference, "PARTNER_FACT_WEIGHT", 1.0)
+    assert 3 not in evidence(played, [3, 3, 3, 3], me=1)  # odds of 1: not read at all
