@@ -265,7 +265,8 @@ def _convention_miss(value: str) -> None:
 
 
 def _convention_oversample(value: str) -> None:
-    """Candidate deals per deal kept where a bid is read by the convention (shipped 10)."""
+    """Where a bid is read by the convention, the most candidate deals drawn per deal
+    asked to find ones that keep it (shipped 10)."""
     from bots.strong import sampler
     sampler.CONVENTION_OVERSAMPLE = int(value)
 

@@ -28,6 +28,7 @@ import dataclasses
 import random
 from typing import Callable, Sequence
 
+from .bidstyle import rounded_bid
 from .cards import cards_of, mask_of
 from .evaluate import PARAMS, blind_nil_probability, expected_tricks, nil_probability
 from .game import MatchContext, Objective, RuleSet, free_blind_nil, side_of
@@ -135,7 +136,7 @@ def decide_bid(view: View, rules: RuleSet, legal: Sequence[int], cfg: BidConfig,
         return legal[0]
     n, me = view.n, view.seat
     est = expected_tricks(view.hand, n, view.discards & ~view.hand)
-    centre = max(1, int(est + 0.5))
+    centre = rounded_bid(est)
     window = BID_WINDOW
     if n == 4 and FIRST_BID_WINDOW is not None and view.bids[(me + 2) % 4] is None:
         window = FIRST_BID_WINDOW

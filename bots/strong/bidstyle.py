@@ -43,10 +43,15 @@ def first_of_pair(seat: int, dealer: int) -> bool:
     return (seat - dealer - 1) % 4 < (seat + 2 - dealer - 1) % 4
 
 
+def rounded_bid(estimate: float) -> int:
+    """An estimate of tricks as a bid: rounded, at least 1 (a Nil is decided apart). The
+    first of a pair bids this (bidding.py), so its partner can read it (below)."""
+    return max(1, int(estimate + 0.5))
+
+
 def convention_bid(hand: int, n: int) -> int:
-    """The bid the convention gives the first of a pair holding ``hand``: its estimate,
-    rounded, at least 1 (a Nil is decided apart)."""
-    return max(1, int(expected_tricks(hand, n) + 0.5))
+    """The bid the convention gives the first of a pair holding ``hand``."""
+    return rounded_bid(expected_tricks(hand, n))
 
 
 @dataclasses.dataclass(frozen=True)

@@ -136,20 +136,16 @@ def _partner_view(hands: list[int], partner_bid: int, style: BidStyle, my_bid: i
 
 def test_the_sampler_deals_the_partner_a_hand_that_rounds_to_its_bid() -> None:
     rng = random.Random(11)
-    plain = sharp = 0
-    total = 0
+    styles = {"plain": BidStyle(), "sharp": BidStyle(convention=True)}
+    hits = dict.fromkeys(styles, 0)
     for _ in range(30):
         hands = random_deal(rng)
         bid = convention_bid(hands[2], 4)
-        for style, counter in ((BidStyle(), "plain"), (BidStyle(convention=True), "sharp")):
+        for key, style in styles.items():
             deals = sample_deals(knowledge(_partner_view(hands, bid, style)), 32, rng)
-            hits = sum(convention_bid(d[2], 4) == bid for d in deals)
-            if counter == "plain":
-                plain += hits
-            else:
-                sharp += hits
-        total += 32
-    assert sharp / total >= 0.7 and plain / total <= 0.5, (plain / total, sharp / total)
+            hits[key] += sum(convention_bid(d[2], 4) == bid for d in deals)
+    rates = {key: h / (30 * 32) for key, h in hits.items()}
+    assert rates["sharp"] >= 0.7 and rates["plain"] <= 0.5, rates
 
 
 def test_which_bids_the_convention_reads() -> None:
