@@ -140,6 +140,8 @@ def _bid_samples(value: str) -> None:
 
 #: The deal as it lies before the request the arena is asking (see :func:`_see`).
 _TRUE_DEAL: list[int] = []
+#: The tricks (first, last) in which ``see``/``see_partner`` show the cards.
+_SEE_TRICKS: list[int] = [1, 13]
 
 
 def _see(value: str, partner_only: bool = False) -> None:
@@ -176,9 +178,25 @@ def _sampler(k: Knowledge, count: int, rng: random.Random, *args: Any, **kwargs:
     return _ORIGINAL["sample_deals"](k, count, rng, *args, **kwargs)  # type: ignore[operator,no-any-return]
 
 
+def _see_tricks(value: str) -> None:
+    """Show the cards (``see=`` or ``see_partner=``) only in tricks ``A-B`` of the hand
+    (1-13; a decision's trick is counted from the cards in its hand)."""
+    first, _, last = value.partition("-")
+    try:
+        lo, hi = int(first), int(last or first)
+    except ValueError:
+        raise SystemExit(f"error: see_tricks= takes A-B, tricks from 1 to 13, got: {value!r}") from None
+    if not 1 <= lo <= hi <= 13:
+        raise SystemExit(f"error: see_tricks= takes A-B with 1 <= A <= B <= 13, got: {value!r}")
+    _SEE_TRICKS[:] = [lo, hi]
+
+
 def _shown(k: Knowledge) -> bool:
-    """Whether the published deal is the one ``k`` is about (partnership only)."""
-    return k.n == 4 and len(_TRUE_DEAL) == 4 and _TRUE_DEAL[k.me] == k.hand
+    """Whether the published deal is the one ``k`` is about (partnership only), in a
+    trick the cards are shown in."""
+    trick = 14 - k.hand.bit_count()
+    return (k.n == 4 and len(_TRUE_DEAL) == 4 and _TRUE_DEAL[k.me] == k.hand
+            and _SEE_TRICKS[0] <= trick <= _SEE_TRICKS[1])
 
 
 def _true_deals(k: Knowledge, count: int, rng: random.Random, *args: Any, **kwargs: Any) -> list[list[int]]:
@@ -277,6 +295,13 @@ def _partner_fact(value: str) -> None:
     inference.PARTNER_FACT_WEIGHT = float(value)
 
 
+def _partner_run(value: str) -> None:
+    """The odds the partner holds the card below one it played (the lowest-of-a-run
+    reading; shipped: not read)."""
+    from bots.strong import inference
+    inference.PARTNER_RUN_WEIGHT = float(value)
+
+
 def _nil_shed(value: str) -> None:
     """The odds a live Nil is dealt a loser above the one it shed (1: not read)."""
     from bots.strong import inference
@@ -298,7 +323,8 @@ SETTINGS = {"window": _window, "first_window": _first_window, "borrow": _borrow,
             "read_play": _read_play, "nil_shed": _nil_shed, "oversample": _oversample,
             "read_weights": _read_weights, "opp_blind_optimism": _opp_blind_optimism, "see": _see,
             "see_partner": _see_partner, "convention": _convention, "convention_miss": _convention_miss,
-            "convention_oversample": _convention_oversample, "partner_fact": _partner_fact}
+            "convention_oversample": _convention_oversample, "partner_fact": _partner_fact,
+            "partner_run": _partner_run, "see_tricks": _see_tricks}
 
 _ORIGINAL: dict[str, object] = {}
 
@@ -318,7 +344,7 @@ def _reset() -> None:
                          nil_shed=inference.NIL_SHED_WEIGHT, oversample=sampler.OVERSAMPLE,
                          convention=bot.PARTNER_CONVENTION, convention_miss=sampler.CONVENTION_MISS,
                          convention_oversample=sampler.CONVENTION_OVERSAMPLE,
-                         partner_fact=inference.PARTNER_FACT_WEIGHT,
+                         partner_fact=inference.PARTNER_FACT_WEIGHT, partner_run=inference.PARTNER_RUN_WEIGHT,
                          read_weights=(inference.LOW_FOLLOW_WEIGHT, inference.CHEAP_WIN_WEIGHT),
                          ask=Arena._ask, sample_deals=sampler.sample_deals)
     bot.SearchConfig = _ORIGINAL["SearchConfig"]  # type: ignore[misc]
@@ -339,9 +365,11 @@ def _reset() -> None:
     sampler.CONVENTION_MISS = _ORIGINAL["convention_miss"]  # type: ignore[assignment]
     sampler.CONVENTION_OVERSAMPLE = _ORIGINAL["convention_oversample"]  # type: ignore[assignment]
     inference.PARTNER_FACT_WEIGHT = _ORIGINAL["partner_fact"]  # type: ignore[assignment]
+    inference.PARTNER_RUN_WEIGHT = _ORIGINAL["partner_run"]  # type: ignore[assignment]
     inference.LOW_FOLLOW_WEIGHT, inference.CHEAP_WIN_WEIGHT = _ORIGINAL["read_weights"]  # type: ignore[misc]
     Arena._ask = _ORIGINAL["ask"]  # type: ignore[method-assign,assignment]
     bidding.sample_deals = search.sample_deals = _ORIGINAL["sample_deals"]  # type: ignore[assignment]
+    _SEE_TRICKS[:] = [1, 13]
     game.HAND_SPREAD.clear()
     game.HAND_SPREAD.update(_ORIGINAL["spread"])  # type: ignore[call-overload]
     evaluate.PARAMS.clear()

@@ -48,6 +48,11 @@ PARTNER_FACT_WEIGHT: float | None = None
 #: card and the winning one: a Nil under a winner sheds its highest loser (no change
 #: measured on first hands; kept as the reading good Nil play implies).
 NIL_SHED_WEIGHT = 0.1
+#: The odds that the *partner* (presumed to play as this bot does) holds the card it
+#: would have played instead: this bot plays the lowest card of a run of cards that are
+#: equivalent from its own view (search.root_candidates), so a partner that played a
+#: card did not hold the next card below it that was still out (None: not read).
+PARTNER_RUN_WEIGHT: float | None = None
 
 
 @dataclasses.dataclass(frozen=True)
@@ -117,7 +122,39 @@ def play_evidence(played: Sequence[tuple[int, int]], n: int, me: int,
                 wseat, wcard = seat, card
         if len(trick) == n and 0 <= wseat < n:
             tricks[wseat] += 1
+    if PARTNER_RUN_WEIGHT is not None:
+        out.extend(run_evidence(played, n, me, unplayed, PARTNER_RUN_WEIGHT))
     if PARTNER_FACT_WEIGHT is not None:
         partner = (me + 2) % n
         out = [dataclasses.replace(e, weight=PARTNER_FACT_WEIGHT) if e.seat == partner else e for e in out]
     return [e for e in out if e.weight < 1.0]  # odds of 1 say nothing
+
+
+def run_evidence(played: Sequence[tuple[int, int]], n: int, me: int, unplayed: int,
+                 weight: float) -> list[Evidence]:
+    """The partner's plays read by the rule this bot plays equivalent cards by: of a run
+    of cards with nothing between them that another seat could still hold (cards played
+    in earlier tricks are out; cards in the trick in progress still count), it plays the
+    lowest. So a partner that played card c did not hold the first card of c's suit below
+    it that no earlier trick had taken. Facts a later play of the partner contradicts
+    (another bot as partner, or a decision that ran out of time) end the reading for
+    the hand."""
+    partner = (me + 2) % n
+    out: list[Evidence] = []
+    gone = 0  # cards of finished tricks
+    for start in range(0, len(played), n):
+        trick = played[start:start + n]
+        in_trick = 0
+        for seat, card in trick:
+            if seat == partner:
+                if any((1 << card) & e.cards for e in out):
+                    return []
+                below = card - 1
+                while below >= 13 * (card // 13) and gone >> below & 1:
+                    below -= 1
+                denied = 1 << below if below >= 13 * (card // 13) else 0
+                if denied & unplayed & ~in_trick and not any(e.cards == denied for e in out):
+                    out.append(Evidence(partner, denied, weight))  # once: odds multiply
+            in_trick |= 1 << card
+        gone |= in_trick
+    return out

@@ -30,7 +30,7 @@ def test_each_setting_starts_from_the_shipped_bot() -> None:
         budget = hands.apply("exact4=6,nil_min=0.9,sim_optimism=1.5,bid_samples=7,set_window=5,budget=5samples,"
                              "window=1,first_window=2,bag_weight=0.5,borrow=bid+pass,match_equity=0,match_edge=15,"
                              "match_spread=60,bid_style4=0,read_play=0,nil_shed=1,read_weights=0.3:0.4,oversample=7,"
-                             "opp_blind_optimism=3",
+                             "opp_blind_optimism=3,partner_run=0.02,see_tricks=5-13",
                              "32samples")
         assert budget == Budget(ms=None, samples=5)
         assert bot.SearchConfig().exact_cards4 == 6
@@ -46,7 +46,9 @@ def test_each_setting_starts_from_the_shipped_bot() -> None:
         assert bot.LEARN_PARTNERSHIP_BID_STYLE is False
         assert (inference.PLAY_INFERENCE, inference.NIL_SHED_WEIGHT, inference.LOW_FOLLOW_WEIGHT,
                 inference.CHEAP_WIN_WEIGHT, sampler.OVERSAMPLE) == (False, 1.0, 0.3, 0.4, 7)
+        assert (inference.PARTNER_RUN_WEIGHT, hands._SEE_TRICKS) == (0.02, [5, 13])
         assert hands.apply("base", "32samples") == Budget(ms=None, samples=32)
+        assert (inference.PARTNER_RUN_WEIGHT, hands._SEE_TRICKS) == (None, [1, 13])
         assert hands.apply("budget=128samples,exact=32,bid=64", "16samples") == \
             Budget(ms=None, samples=128, exact_samples=32, bid_samples=64)
         assert hands.apply("exact=8", "16samples") == Budget(ms=None, samples=16, exact_samples=8)
@@ -208,3 +210,20 @@ def test_see_partner_fixes_the_partners_hand_and_still_samples_the_opponents() -
                          for k, out, lying in seen]
     assert all(partner_right)
     assert sum(opponents_guessed) >= len(seen) // 2
+
+
+def test_see_tricks_shows_the_cards_only_in_the_tricks_named() -> None:
+    # see_partner in tricks 5-13 only: the first four tricks' decisions guess the
+    # partner's hand, the later ones are handed it; base shows every trick again.
+    seen = _play_decisions_under("see_partner=play,see_tricks=5-13", 4)
+    later = [14 - k.hand.bit_count() >= 5 for k, _, _ in seen]
+    partner_right = [all(d[(k.me + 2) % 4] == lying[(k.me + 2) % 4] for d in out) for k, out, lying in seen]
+    assert any(later) and not all(later)
+    assert all(right for right, late in zip(partner_right, later) if late)
+    assert not all(right for right, late in zip(partner_right, later) if not late)
+    assert hands._SEE_TRICKS == [1, 13]
+    for bad in ("0-4", "5-3", "x"):
+        with pytest.raises(SystemExit) as err:
+            hands.apply(f"see_tricks={bad}", "2samples")
+        assert f"got: '{bad}'" in str(err.value)
+    hands.apply("base", "2samples")

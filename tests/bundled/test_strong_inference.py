@@ -156,3 +156,38 @@ def test_the_partners_facts_can_be_read_at_their_own_odds(monkeypatch: pytest.Mo
     assert {s: e for s, e in found.items() if s != 3} == {s: e for s, e in shipped.items() if s != 3}
     monkeypatch.setattr(inference, "PARTNER_FACT_WEIGHT", 1.0)
     assert 3 not in evidence(played, [3, 3, 3, 3], me=1)  # odds of 1: not read at all
+
+
+def test_the_partners_plays_read_by_the_lowest_of_a_run() -> None:
+    # Seat 0 reads its partner, seat 2. Trick 1: the partner leads the heart king, so it
+    # did not hold the queen (it would have led the queen from K-Q). Trick 2: it follows
+    # the club 9; the 8 went in trick 1, so the card it denies is the 7. The 4 of spades
+    # in the trick in progress is not denied: a card in the trick still splits runs.
+    played = [(2, "KH"), (3, "8C"), (0, "2H"), (1, "3H"),
+              (1, "4S"), (2, "5S")]
+    plays = [(s, parse_card(c)) for s, c in played]
+    found = inference.run_evidence(plays, 4, 0, unplayed(played), 0.02)
+    assert [(e.seat, e.cards, e.weight) for e in found] == [(2, cards("QH"), 0.02)]
+    follow = [(1, "2C"), (2, "8C"), (3, "3C"), (0, "4C"),
+              (2, "9C"), (3, "TC"), (0, "5C"), (1, "6C")]
+    plays = [(s, parse_card(c)) for s, c in follow]
+    found = inference.run_evidence(plays, 4, 0, unplayed(follow), 0.02)
+    assert [(e.seat, e.cards) for e in found] == [(2, cards("7C"))]
+    # A card in the reader's own hand is not in question.
+    assert inference.run_evidence(plays, 4, 0, unplayed(follow, cards("7C")), 0.02) == []
+    # A partner that later plays a card it was read not to hold does not keep the rule:
+    # nothing more is read from it this hand.
+    broken = follow + [(1, "2D"), (2, "7C"), (3, "3D"), (0, "4D")]
+    plays = [(s, parse_card(c)) for s, c in broken]
+    assert inference.run_evidence(plays, 4, 0, unplayed(broken), 0.02) == []
+
+
+def test_the_run_reading_is_off_as_shipped_and_joins_the_play_facts_when_set(monkeypatch: pytest.MonkeyPatch) -> None:
+    played = [(2, "KH"), (3, "8C"), (0, "2H"), (1, "3H")]
+    plays = [(s, parse_card(c)) for s, c in played]
+    bids = [3, 3, 3, 3]
+    assert inference.PARTNER_RUN_WEIGHT is None
+    shipped = play_evidence(plays, 4, 0, bids, unplayed(played))
+    monkeypatch.setattr(inference, "PARTNER_RUN_WEIGHT", 0.02)
+    read = play_evidence(plays, 4, 0, bids, unplayed(played))
+    assert [e for e in read if e not in shipped] == [inference.Evidence(2, cards("QH"), 0.02)]
