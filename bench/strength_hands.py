@@ -302,6 +302,21 @@ def _partner_run(value: str) -> None:
     inference.PARTNER_RUN_WEIGHT = float(value)
 
 
+def _learned(value: str) -> None:
+    """How far the learned reading (``bots/strong/reading.py``) leans the sampler (0:
+    not at all, shipped; 1: by the fitted odds)."""
+    from bots.strong import reading
+    reading.LEARNED_READING = float(value)
+
+
+def _learned_seats(value: str) -> None:
+    """Which other seats the learned reading leans: all (shipped), partner or opponents."""
+    from bots.strong import reading
+    if value not in ("all", "partner", "opponents"):
+        raise SystemExit(f"error: learned_seats= takes all, partner or opponents, got: {value!r}")
+    reading.LEARNED_SEATS = value
+
+
 def _nil_shed(value: str) -> None:
     """The odds a live Nil is dealt a loser above the one it shed (1: not read)."""
     from bots.strong import inference
@@ -324,14 +339,15 @@ SETTINGS = {"window": _window, "first_window": _first_window, "borrow": _borrow,
             "read_weights": _read_weights, "opp_blind_optimism": _opp_blind_optimism, "see": _see,
             "see_partner": _see_partner, "convention": _convention, "convention_miss": _convention_miss,
             "convention_oversample": _convention_oversample, "partner_fact": _partner_fact,
-            "partner_run": _partner_run, "see_tricks": _see_tricks}
+            "partner_run": _partner_run, "see_tricks": _see_tricks, "learned": _learned,
+            "learned_seats": _learned_seats}
 
 _ORIGINAL: dict[str, object] = {}
 
 
 def _reset() -> None:
     """Undo every earlier setting (each setting is measured from the shipped bot)."""
-    from bots.strong import bidding, bot, game, inference, policy, sampler, search
+    from bots.strong import bidding, bot, game, inference, policy, reading, sampler, search
     from bots.strong.game import MatchContext
     if not _ORIGINAL:
         _ORIGINAL.update(bag_weight=MatchContext.bag_weight, SearchConfig=bot.SearchConfig,
@@ -345,7 +361,7 @@ def _reset() -> None:
                          convention=bot.PARTNER_CONVENTION, convention_miss=sampler.CONVENTION_MISS,
                          convention_oversample=sampler.CONVENTION_OVERSAMPLE,
                          partner_fact=inference.PARTNER_FACT_WEIGHT, partner_run=inference.PARTNER_RUN_WEIGHT,
-                         read_weights=(inference.LOW_FOLLOW_WEIGHT, inference.CHEAP_WIN_WEIGHT),
+                         learned=reading.LEARNED_READING, learned_seats=reading.LEARNED_SEATS, read_weights=(inference.LOW_FOLLOW_WEIGHT, inference.CHEAP_WIN_WEIGHT),
                          ask=Arena._ask, sample_deals=sampler.sample_deals)
     bot.SearchConfig = _ORIGINAL["SearchConfig"]  # type: ignore[misc]
     MatchContext.bag_weight = _ORIGINAL["bag_weight"]  # type: ignore[method-assign]
@@ -366,6 +382,8 @@ def _reset() -> None:
     sampler.CONVENTION_OVERSAMPLE = _ORIGINAL["convention_oversample"]  # type: ignore[assignment]
     inference.PARTNER_FACT_WEIGHT = _ORIGINAL["partner_fact"]  # type: ignore[assignment]
     inference.PARTNER_RUN_WEIGHT = _ORIGINAL["partner_run"]  # type: ignore[assignment]
+    reading.LEARNED_READING = _ORIGINAL["learned"]  # type: ignore[assignment]
+    reading.LEARNED_SEATS = _ORIGINAL["learned_seats"]  # type: ignore[assignment]
     inference.LOW_FOLLOW_WEIGHT, inference.CHEAP_WIN_WEIGHT = _ORIGINAL["read_weights"]  # type: ignore[misc]
     Arena._ask = _ORIGINAL["ask"]  # type: ignore[method-assign,assignment]
     bidding.sample_deals = search.sample_deals = _ORIGINAL["sample_deals"]  # type: ignore[assignment]

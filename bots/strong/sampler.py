@@ -32,6 +32,7 @@ import random
 from .bidstyle import BidStyle, convention_bid, first_of_pair
 from .cards import FULL_DECK, SPADES, SUIT_MASKS, cards_of
 from .evaluate import blind_exchange_weight, expected_tricks, keep_odds, nil_probability
+from . import reading
 from .inference import Evidence, play_evidence
 
 # Two-player: odds that the opponent kept a card it saw (it keeps good cards).
@@ -127,9 +128,14 @@ def knowledge(view: View, blind_nil_cards: int = 3, read_play: bool = False) -> 
     evidence = play_evidence(view.played, n, me, view.bids, FULL_DECK & ~view.hand & ~played) \
         if read_play else []
     firsts = [first_of_pair(s, view.dealer) for s in range(4)] if n == 4 and view.dealer is not None else []
+    odds = card_odds(evidence, n)
+    if read_play and n == 4 and reading.LEARNED_READING:
+        leans = reading.card_leans(view.played, view.bids, me, view.hand, FULL_DECK & ~view.hand & ~played,
+                                   reading.LEARNED_READING)
+        odds = [[a * b for a, b in zip(row, lean)] for row, lean in zip(odds or [[1.0] * 52] * n, leans)]
     return Knowledge(n, me, view.hand, counts, voids, known, pool, pile, maybe_opp, maybe_max,
                      played_by, list(view.bids), list(view.blind), exchange=blind_nil_cards if n == 4 else 0,
-                     bid_styles=list(view.bid_styles), evidence=evidence, card_odds=card_odds(evidence, n),
+                     bid_styles=list(view.bid_styles), evidence=evidence, card_odds=odds,
                      first_of_pair=firsts)
 
 
