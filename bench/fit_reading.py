@@ -46,14 +46,15 @@ _OUT: list[dict[str, Any]] = []
 def _record_deal(task: tuple[int, int, int]) -> list[dict[str, Any]]:
     """Play one side-hand; return a record per strong play decision."""
     deal, leg, marginal = task
-    hands.apply("base", BUDGET)
+    budget = hands.apply("base", BUDGET)  # first: applying a setting resets Arena._ask
     ask, decide = Arena._ask, strong_bot.decide_play
 
     def publish(self: Arena, *args: Any) -> Any:
         _TRUE[:] = self.hands  # the true deal, for the labels
         return ask(self, *args)
 
-    def record(view: Any, rules: Any, legal: int, cfg: Any, rng: random.Random, log: Callable[[str], None] | None = None) -> Any:
+    def record(view: Any, rules: Any, legal: int, cfg: Any, rng: random.Random,
+               log: Callable[[str], None] | None = None) -> Any:
         rep = decide(view, rules, legal, cfg, rng, log)
         if legal & (legal - 1) and len(_TRUE) == 4 and _TRUE[view.seat] == view.hand:
             k = sampler.knowledge(view, rules.blind_nil_cards, read_play=True)
@@ -64,7 +65,6 @@ def _record_deal(task: tuple[int, int, int]) -> list[dict[str, Any]]:
         return rep
 
     _OUT.clear()
-    budget = hands.apply("base", BUDGET)  # before the hooks: applying a setting resets Arena._ask
     Arena._ask = publish  # type: ignore[method-assign]
     strong_bot.decide_play = record  # type: ignore[assignment]
     try:

@@ -361,7 +361,8 @@ def _reset() -> None:
                          convention=bot.PARTNER_CONVENTION, convention_miss=sampler.CONVENTION_MISS,
                          convention_oversample=sampler.CONVENTION_OVERSAMPLE,
                          partner_fact=inference.PARTNER_FACT_WEIGHT, partner_run=inference.PARTNER_RUN_WEIGHT,
-                         learned=reading.LEARNED_READING, learned_seats=reading.LEARNED_SEATS, read_weights=(inference.LOW_FOLLOW_WEIGHT, inference.CHEAP_WIN_WEIGHT),
+                         learned=reading.LEARNED_READING, learned_seats=reading.LEARNED_SEATS,
+                         read_weights=(inference.LOW_FOLLOW_WEIGHT, inference.CHEAP_WIN_WEIGHT),
                          ask=Arena._ask, sample_deals=sampler.sample_deals)
     bot.SearchConfig = _ORIGINAL["SearchConfig"]  # type: ignore[misc]
     MatchContext.bag_weight = _ORIGINAL["bag_weight"]  # type: ignore[method-assign]

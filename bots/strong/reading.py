@@ -136,7 +136,7 @@ def card_leans(played: Sequence[tuple[int, int]], bids: Sequence[int | None], me
     leans = [[1.0] * 52 for _ in range(4)]
     for s in range(4):
         partner = (s - me) % 4 == 2
-        if s == me or LEARNED_SEATS == ("opponents" if partner else "partner"):
+        if s == me or (LEARNED_SEATS == "partner" and not partner) or (LEARNED_SEATS == "opponents" and partner):
             continue
         w = PARTNER_WEIGHTS if partner else OPPONENT_WEIGHTS
         cards = unseen

@@ -30,7 +30,7 @@ def test_each_setting_starts_from_the_shipped_bot() -> None:
         budget = hands.apply("exact4=6,nil_min=0.9,sim_optimism=1.5,bid_samples=7,set_window=5,budget=5samples,"
                              "window=1,first_window=2,bag_weight=0.5,borrow=bid+pass,match_equity=0,match_edge=15,"
                              "match_spread=60,bid_style4=0,read_play=0,nil_shed=1,read_weights=0.3:0.4,oversample=7,"
-                             "opp_blind_optimism=3,partner_run=0.02,see_tricks=5-13,learned=0.5",
+                             "opp_blind_optimism=3,partner_run=0.02,see_tricks=5-13,learned=0.5,learned_seats=partner",
                              "32samples")
         assert budget == Budget(ms=None, samples=5)
         assert bot.SearchConfig().exact_cards4 == 6
@@ -47,8 +47,10 @@ def test_each_setting_starts_from_the_shipped_bot() -> None:
         assert (inference.PLAY_INFERENCE, inference.NIL_SHED_WEIGHT, inference.LOW_FOLLOW_WEIGHT,
                 inference.CHEAP_WIN_WEIGHT, sampler.OVERSAMPLE) == (False, 1.0, 0.3, 0.4, 7)
         assert (inference.PARTNER_RUN_WEIGHT, hands._SEE_TRICKS, reading.LEARNED_READING) == (0.02, [5, 13], 0.5)
+        assert reading.LEARNED_SEATS == "partner"
         assert hands.apply("base", "32samples") == Budget(ms=None, samples=32)
         assert (inference.PARTNER_RUN_WEIGHT, hands._SEE_TRICKS, reading.LEARNED_READING) == (None, [1, 13], 0.0)
+        assert reading.LEARNED_SEATS == "all"
         assert hands.apply("budget=128samples,exact=32,bid=64", "16samples") == \
             Budget(ms=None, samples=128, exact_samples=32, bid_samples=64)
         assert hands.apply("exact=8", "16samples") == Budget(ms=None, samples=16, exact_samples=8)
