@@ -116,7 +116,7 @@ def _bag_weight(value: str) -> None:
 def _exact4(value: str) -> None:
     """Partnership exact-search depth (cards in hand) of the play search."""
     from bots.strong import bot
-    bot.SearchConfig = functools.partial(_ORIGINAL["SearchConfig"], exact_cards4=int(value))  # type: ignore[misc]
+    bot.SearchConfig = functools.partial(bot.SearchConfig, exact_cards4=int(value))  # type: ignore[misc]
 
 
 def _nil_min(value: str) -> None:
@@ -317,6 +317,28 @@ def _learned_seats(value: str) -> None:
     reading.LEARNED_SEATS = value
 
 
+def _exact_mix(value: str) -> None:
+    """Weight of a policy playout next to the exact solve in an endgame card's value."""
+    from bots.strong import search
+    search.EXACT_PLAYOUT_MIX = float(value)
+
+
+def _recursive(value: str) -> None:
+    """Endgame cards valued with this seat's next turn made by a search of this many
+    samples from its own view (``search.SearchConfig.recursive``)."""
+    from bots.strong import bot
+    bot.SearchConfig = functools.partial(bot.SearchConfig, recursive=int(value))  # type: ignore[misc]
+
+
+def _recursive_seats(value: str) -> None:
+    """With ``recursive``: whose turns before this seat's next one are made from their
+    own view too (self, pair or all)."""
+    from bots.strong import bot, recursive
+    if value not in recursive.SEATS:
+        raise ValueError(f"recursive_seats must be one of {', '.join(recursive.SEATS)}; got: {value!r}")
+    bot.SearchConfig = functools.partial(bot.SearchConfig, recursive_seats=value)  # type: ignore[misc]
+
+
 def _nil_shed(value: str) -> None:
     """The odds a live Nil is dealt a loser above the one it shed (1: not read)."""
     from bots.strong import inference
@@ -340,7 +362,8 @@ SETTINGS = {"window": _window, "first_window": _first_window, "borrow": _borrow,
             "see_partner": _see_partner, "convention": _convention, "convention_miss": _convention_miss,
             "convention_oversample": _convention_oversample, "partner_fact": _partner_fact,
             "partner_run": _partner_run, "see_tricks": _see_tricks, "learned": _learned,
-            "learned_seats": _learned_seats}
+            "learned_seats": _learned_seats, "exact_mix": _exact_mix,
+            "recursive": _recursive, "recursive_seats": _recursive_seats}
 
 _ORIGINAL: dict[str, object] = {}
 
@@ -362,6 +385,7 @@ def _reset() -> None:
                          convention_oversample=sampler.CONVENTION_OVERSAMPLE,
                          partner_fact=inference.PARTNER_FACT_WEIGHT, partner_run=inference.PARTNER_RUN_WEIGHT,
                          learned=reading.LEARNED_READING, learned_seats=reading.LEARNED_SEATS,
+                         exact_mix=search.EXACT_PLAYOUT_MIX,
                          read_weights=(inference.LOW_FOLLOW_WEIGHT, inference.CHEAP_WIN_WEIGHT),
                          ask=Arena._ask, sample_deals=sampler.sample_deals)
     bot.SearchConfig = _ORIGINAL["SearchConfig"]  # type: ignore[misc]
@@ -385,6 +409,7 @@ def _reset() -> None:
     inference.PARTNER_RUN_WEIGHT = _ORIGINAL["partner_run"]  # type: ignore[assignment]
     reading.LEARNED_READING = _ORIGINAL["learned"]  # type: ignore[assignment]
     reading.LEARNED_SEATS = _ORIGINAL["learned_seats"]  # type: ignore[assignment]
+    search.EXACT_PLAYOUT_MIX = _ORIGINAL["exact_mix"]  # type: ignore[assignment]
     inference.LOW_FOLLOW_WEIGHT, inference.CHEAP_WIN_WEIGHT = _ORIGINAL["read_weights"]  # type: ignore[misc]
     Arena._ask = _ORIGINAL["ask"]  # type: ignore[method-assign,assignment]
     bidding.sample_deals = search.sample_deals = _ORIGINAL["sample_deals"]  # type: ignore[assignment]

@@ -28,11 +28,17 @@ from . import inference
 from .cards import FULL_DECK, SUIT_MASKS, legal_mask
 from .game import MatchContext, Objective, RuleSet, side_of
 from .playout import playout
+from .recursive import InnerDecision, recursive_values
 from .policy import choose
 from .sampler import Knowledge, knowledge, sample_deals
 from .solver import Position, SearchTimeout, SolveStats, solve
 from .timing import Deadline, expired
 from .view import View
+
+#: Weight of a policy playout in an endgame card's value, next to its exact solve (a
+#: setting, 0 as shipped): the exact solve plays every seat as if it saw every card, a
+#: playout plays the rule-based policy; a blend hedges the solve's omniscience.
+EXACT_PLAYOUT_MIX = 0.0
 
 
 @dataclasses.dataclass
@@ -46,6 +52,12 @@ class SearchConfig:
     exact_cards2: int = 8
     exact_probe_s: float | None = None  # CPU seconds the first exact solve may take
     tie_stop: int | None = None  # stop after this many samples that valued every card alike
+    # Endgame: > 0 values each card by playing on to this seat's next turn and making it
+    # by a search of this many samples from its own view (recursive.py; a setting, 0
+    # as shipped); ``recursive_seats``: whose turns before it are made so too
+    # ("self": none, "pair": the partner's, "all": every seat's).
+    recursive: int = 0
+    recursive_seats: str = "self"
 
 
 @dataclasses.dataclass
@@ -110,6 +122,27 @@ def policy_card(view: View, legal: int, k: Knowledge | None = None) -> int:
                   view.tricks, n, exact=False)
 
 
+def _playout_values(view: View, hands: list[int] | tuple[int, ...], cands: list[int],
+                    bids: list[int], obj: Objective) -> dict[int, float]:
+    """Each candidate's value in one sampled deal by one policy playout to the hand's end."""
+    vals = {}
+    for c in cands:
+        hs = list(hands)
+        hs[view.seat] ^= 1 << c
+        final = playout(hs, view.trick + [(view.seat, c)], view.leader,
+                        view.broken or c // 13 == 3, view.tricks, bids)
+        vals[c] = obj.value(final)
+    return vals
+
+
+def _inner_decision(rules: RuleSet, cfg: SearchConfig, rng: random.Random) -> InnerDecision:
+    """A later decision inside :func:`recursive_values`: a plain search of
+    ``cfg.recursive`` samples (not itself recursive) under the same deadline."""
+    inner_cfg = SearchConfig(deadline=cfg.deadline, samples=cfg.recursive,
+                             exact_cards4=cfg.exact_cards4, exact_cards2=cfg.exact_cards2)
+    return lambda v, legal: decide_play(v, rules, legal, inner_cfg, rng).card
+
+
 def decide_play(view: View, rules: RuleSet, legal: int, cfg: SearchConfig,
                 rng: random.Random, log: Callable[[str], None] | None = None) -> PlayReport:
     """Choose a card from ``legal`` (a mask) for ``view.seat`` by determinized search."""
@@ -144,7 +177,10 @@ def decide_play(view: View, rules: RuleSet, legal: int, cfg: SearchConfig,
             break
         for hands in deals:
             vals = None
-            if exact:
+            if exact and cfg.recursive:
+                vals = recursive_values(view, hands, cands, obj.value, slots,
+                                        _inner_decision(rules, cfg, rng), cfg.recursive_seats)
+            elif exact:
                 pos = Position(list(hands), list(view.trick), view.leader, view.broken, list(view.tricks))
                 probe = False
                 dl = deadline
@@ -163,13 +199,11 @@ def decide_play(view: View, rules: RuleSet, legal: int, cfg: SearchConfig,
                         stop = True
                         break
             if vals is None:
-                vals = {}
-                for c in cands:
-                    hs = list(hands)
-                    hs[view.seat] ^= 1 << c
-                    final = playout(hs, view.trick + [(view.seat, c)], view.leader,
-                                    view.broken or c // 13 == 3, view.tricks, bids)
-                    vals[c] = obj.value(final)
+                vals = _playout_values(view, hands, cands, bids, obj)
+            elif EXACT_PLAYOUT_MIX:
+                rolled = _playout_values(view, hands, cands, bids, obj)
+                vals = {c: (1.0 - EXACT_PLAYOUT_MIX) * v + EXACT_PLAYOUT_MIX * rolled[c]
+                        for c, v in vals.items()}
             for c in cands:
                 sums[c] += vals[c]
             count += 1
