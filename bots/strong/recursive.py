@@ -22,7 +22,7 @@ from __future__ import annotations
 import dataclasses
 from typing import Callable, Sequence
 
-from .cards import legal_mask, trick_winner
+from .cards import trick_winner
 from .game import side_of
 from .solver import Position, solve
 from .view import View
@@ -58,11 +58,6 @@ def seat_view(view: View, seat: int, hand: int) -> View:
                                received_from=None)
 
 
-def _legal(view: View, hand: int) -> int:
-    led = view.trick[0][1] // 13 if view.trick else -1
-    return legal_mask(hand, led, view.broken)
-
-
 def recursive_values(view: View, hands: Sequence[int], cands: list[int],
                      value: Callable[[tuple[int, ...]], float], slots: Sequence[int],
                      inner: InnerDecision, seats: str = "self") -> dict[int, float]:
@@ -76,7 +71,6 @@ def recursive_values(view: View, hands: Sequence[int], cands: list[int],
         raise ValueError(f"seats must be one of {', '.join(SEATS)}; got: {seats!r}")
     me, n = view.seat, view.n
     my_side = side_of(me, n)
-    partner = (me + 2) % 4 if n == 4 else -1
     out: dict[int, float] = {}
     for c in cands:
         hs = list(hands)
@@ -87,13 +81,13 @@ def recursive_values(view: View, hands: Sequence[int], cands: list[int],
             if not hs[mover]:
                 out[c] = value(tuple(v.tricks))
                 break
-            legal = _legal(v, hs[mover])
+            legal = v.legal_from(hs[mover])
             pos = Position(list(hs), list(v.trick), v.leader, v.broken, list(v.tricks))
             if mover == me:
                 card = inner(dataclasses.replace(v, hand=hs[me]), legal)
                 out[c] = solve(pos, value, my_side, moves=[card], slots=slots)[card]
                 break
-            if seats == "all" or (seats == "pair" and mover == partner):
+            if seats == "all" or (seats == "pair" and mover == view.partner):
                 card = inner(seat_view(v, mover, hs[mover]), legal)
             else:
                 vals = solve(pos, value, my_side, slots=slots)

@@ -25,7 +25,7 @@ import random
 from typing import Callable
 
 from . import inference
-from .cards import FULL_DECK, SUIT_MASKS, legal_mask
+from .cards import FULL_DECK, SUIT_MASKS
 from .game import MatchContext, Objective, RuleSet, side_of
 from .playout import playout
 from .recursive import InnerDecision, recursive_values
@@ -96,8 +96,7 @@ def root_candidates(view: View, legal: int) -> list[int]:
 
 def legal_now(view: View) -> int:
     """Legal cards of the seat to move according to the rules and ``view``."""
-    led = view.trick[0][1] // 13 if view.trick else -1
-    return legal_mask(view.hand, led, view.broken)
+    return view.legal_from(view.hand)
 
 
 def policy_card(view: View, legal: int, k: Knowledge | None = None) -> int:
@@ -169,6 +168,7 @@ def decide_play(view: View, rules: RuleSet, legal: int, cfg: SearchConfig,
     deadline = cfg.deadline
     stop = False
     differed = False  # some sample valued the candidates differently
+    inner = _inner_decision(rules, cfg, rng) if exact and cfg.recursive else None
     while count < target and not stop:
         if expired(deadline):
             break
@@ -177,9 +177,8 @@ def decide_play(view: View, rules: RuleSet, legal: int, cfg: SearchConfig,
             break
         for hands in deals:
             vals = None
-            if exact and cfg.recursive:
-                vals = recursive_values(view, hands, cands, obj.value, slots,
-                                        _inner_decision(rules, cfg, rng), cfg.recursive_seats)
+            if exact and inner is not None:
+                vals = recursive_values(view, hands, cands, obj.value, slots, inner, cfg.recursive_seats)
             elif exact:
                 pos = Position(list(hands), list(view.trick), view.leader, view.broken, list(view.tricks))
                 probe = False

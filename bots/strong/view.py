@@ -11,7 +11,7 @@ import dataclasses
 from typing import Any, Mapping
 
 from .bidstyle import BidStyle
-from .cards import CardError, mask_of, parse_card, trick_winner
+from .cards import CardError, legal_mask, mask_of, parse_card, trick_winner
 
 
 @dataclasses.dataclass
@@ -53,6 +53,11 @@ class View:
 
     def played_mask(self) -> int:
         return mask_of(c for _, c in self.played)
+
+    def legal_from(self, hand: int) -> int:
+        """The cards of ``hand`` the rules allow at this point of the trick (a mask)."""
+        led = self.trick[0][1] // 13 if self.trick else -1
+        return legal_mask(hand, led, self.broken)
 
     def cards_left(self, seat: int) -> int:
         """Cards ``seat`` still holds (13 minus what it has played)."""

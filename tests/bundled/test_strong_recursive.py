@@ -12,7 +12,7 @@ import random
 
 import pytest
 
-from bots.strong.cards import legal_mask, mask_of
+from bots.strong.cards import mask_of
 from bots.strong.game import RuleSet, side_of
 from bots.strong.recursive import advance, recursive_values
 from bots.strong.search import SearchConfig, decide_play
@@ -90,7 +90,7 @@ def test_perfect_next_turns_give_the_exact_values(seats: str) -> None:
             card = min(solve(pos, obj.value, my_side))
             hands[mover] ^= 1 << card
             v = advance(v, mover, card)
-        legal = legal_mask(hands[seat], v.trick[0][1] // 13 if v.trick else -1, v.broken)
+        legal = v.legal_from(hands[seat])
         cands = [c for c in range(52) if legal >> c & 1]
         pos = Position(list(hands), list(v.trick), v.leader, v.broken, list(v.tricks))
         exact = solve(pos, obj.value, my_side, slots=obj.slots())
@@ -137,7 +137,7 @@ def _played_view(seed: int, k: int) -> tuple[View, list[int]]:
              trick=[], leader=0, broken=False, played=[], score=(0, 0), bags=(0, 0))
     while len(v.played) < 4 * (13 - k):
         mover = v.to_move
-        legal = legal_mask(hands[mover], v.trick[0][1] // 13 if v.trick else -1, v.broken)
+        legal = v.legal_from(hands[mover])
         card = rng.choice([c for c in range(52) if legal >> c & 1])
         hands[mover] ^= 1 << card
         v = advance(v, mover, card)
@@ -149,10 +149,17 @@ def _mover_view(seed: int, k: int) -> tuple[View, int]:
     v, hands = _played_view(seed, k)
     me = v.to_move
     v = dataclasses.replace(v, seat=me, hand=hands[me])
-    return v, legal_mask(hands[me], v.trick[0][1] // 13 if v.trick else -1, v.broken)
+    return v, v.legal_from(hands[me])
 
 
-def test_search_uses_it_only_when_set() -> None:
+def test_search_uses_it_only_when_set(monkeypatch: pytest.MonkeyPatch) -> None:
+    from bots.strong import search
+    calls: list[str] = []
+
+    def spy(*args, **kwargs):  # type: ignore[no-untyped-def]
+        calls.append(args[-1])
+        return recursive_values(*args, **kwargs)
+    monkeypatch.setattr(search, "recursive_values", spy)
     v, legal = _mover_view(5, 4)
     rules = RuleSet()
     plain = decide_play(v, rules, legal, SearchConfig(samples=6), random.Random(1))
@@ -161,6 +168,7 @@ def test_search_uses_it_only_when_set() -> None:
     again = decide_play(v, rules, legal, SearchConfig(samples=6, recursive=4, recursive_seats="all"),
                         random.Random(1))
     assert plain.exact and rec.exact and rec.samples == 6 and not rec.fallback
+    assert calls == ["all"] * 12  # once per sampled deal of the two set searches, never for the plain one
     assert legal >> rec.card & 1 and rec.card == again.card and rec.values == again.values
     assert SearchConfig().recursive == 0
 
