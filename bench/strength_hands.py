@@ -339,6 +339,35 @@ def _recursive_seats(value: str) -> None:
     bot.SearchConfig = functools.partial(bot.SearchConfig, recursive_seats=value)  # type: ignore[misc]
 
 
+def _signal(value: str) -> None:
+    """1: choose among discards valued alike by the discard convention (signals.py); 0: not."""
+    from bots.strong import signals
+    signals.SIGNAL_DISCARDS = bool(int(value))
+
+
+def _signal_eps(value: str) -> None:
+    """Points within which a discard counts as valued alike with the best (shipped 0)."""
+    from bots.strong import signals
+    signals.SIGNAL_EPS = float(value)
+
+
+def _signal_read(value: str) -> None:
+    """The odds a partner that discarded from a suit holds a high card of it (by the
+    discard convention; shipped: not read)."""
+    from bots.strong import signals
+    signals.SIGNAL_READ_WEIGHT = float(value)
+
+
+def _opponent_model(value: str) -> None:
+    """How the endgame's exact solves play the opponents: policy (the rule-based policy
+    seeing the deal), blind (the policy knowing only which cards are out) or best (their
+    best reply, shipped); see opponent.py."""
+    from bots.strong import search
+    if value not in ("policy", "blind", "best"):
+        raise SystemExit(f"error: opponent_model= takes policy, blind or best, got: {value!r}")
+    search.OPPONENT_MODEL = "" if value == "best" else value
+
+
 def _nil_shed(value: str) -> None:
     """The odds a live Nil is dealt a loser above the one it shed (1: not read)."""
     from bots.strong import inference
@@ -363,14 +392,16 @@ SETTINGS = {"window": _window, "first_window": _first_window, "borrow": _borrow,
             "convention_oversample": _convention_oversample, "partner_fact": _partner_fact,
             "partner_run": _partner_run, "see_tricks": _see_tricks, "learned": _learned,
             "learned_seats": _learned_seats, "exact_mix": _exact_mix,
-            "recursive": _recursive, "recursive_seats": _recursive_seats}
+            "recursive": _recursive, "recursive_seats": _recursive_seats,
+            "signal": _signal, "signal_eps": _signal_eps, "signal_read": _signal_read,
+            "opponent_model": _opponent_model}
 
 _ORIGINAL: dict[str, object] = {}
 
 
 def _reset() -> None:
     """Undo every earlier setting (each setting is measured from the shipped bot)."""
-    from bots.strong import bidding, bot, game, inference, policy, reading, sampler, search
+    from bots.strong import bidding, bot, game, inference, policy, reading, sampler, search, signals
     from bots.strong.game import MatchContext
     if not _ORIGINAL:
         _ORIGINAL.update(bag_weight=MatchContext.bag_weight, SearchConfig=bot.SearchConfig,
@@ -385,7 +416,8 @@ def _reset() -> None:
                          convention_oversample=sampler.CONVENTION_OVERSAMPLE,
                          partner_fact=inference.PARTNER_FACT_WEIGHT, partner_run=inference.PARTNER_RUN_WEIGHT,
                          learned=reading.LEARNED_READING, learned_seats=reading.LEARNED_SEATS,
-                         exact_mix=search.EXACT_PLAYOUT_MIX,
+                         exact_mix=search.EXACT_PLAYOUT_MIX, opponent_model=search.OPPONENT_MODEL,
+                         signal=(signals.SIGNAL_DISCARDS, signals.SIGNAL_EPS, signals.SIGNAL_READ_WEIGHT),
                          read_weights=(inference.LOW_FOLLOW_WEIGHT, inference.CHEAP_WIN_WEIGHT),
                          ask=Arena._ask, sample_deals=sampler.sample_deals)
     bot.SearchConfig = _ORIGINAL["SearchConfig"]  # type: ignore[misc]
@@ -410,6 +442,8 @@ def _reset() -> None:
     reading.LEARNED_READING = _ORIGINAL["learned"]  # type: ignore[assignment]
     reading.LEARNED_SEATS = _ORIGINAL["learned_seats"]  # type: ignore[assignment]
     search.EXACT_PLAYOUT_MIX = _ORIGINAL["exact_mix"]  # type: ignore[assignment]
+    search.OPPONENT_MODEL = _ORIGINAL["opponent_model"]  # type: ignore[assignment]
+    signals.SIGNAL_DISCARDS, signals.SIGNAL_EPS, signals.SIGNAL_READ_WEIGHT = _ORIGINAL["signal"]  # type: ignore[misc]
     inference.LOW_FOLLOW_WEIGHT, inference.CHEAP_WIN_WEIGHT = _ORIGINAL["read_weights"]  # type: ignore[misc]
     Arena._ask = _ORIGINAL["ask"]  # type: ignore[method-assign,assignment]
     bidding.sample_deals = search.sample_deals = _ORIGINAL["sample_deals"]  # type: ignore[assignment]

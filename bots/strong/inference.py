@@ -25,6 +25,7 @@ from __future__ import annotations
 import dataclasses
 from typing import Sequence
 
+from . import signals
 from .cards import trick_key
 from .game import RuleSet, free_blind_nil
 from .policy import modes
@@ -127,6 +128,9 @@ def play_evidence(played: Sequence[tuple[int, int]], n: int, me: int,
     if PARTNER_FACT_WEIGHT is not None:
         partner = (me + 2) % n
         out = [dataclasses.replace(e, weight=PARTNER_FACT_WEIGHT) if e.seat == partner else e for e in out]
+    if signals.SIGNAL_READ_WEIGHT is not None:
+        out.extend(Evidence(seat, cards, signals.SIGNAL_READ_WEIGHT)
+                   for seat, cards in signals.discard_evidence(played, n, (me + 2) % n, unplayed))
     return [e for e in out if e.weight < 1.0]  # odds of 1 say nothing
 
 

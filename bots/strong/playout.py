@@ -19,7 +19,7 @@ def playout(hands: Sequence[int], trick: Sequence[tuple[int, int]], leader: int,
     trick = list(trick)
     tricks = list(tricks)
     S = SUIT_MASKS
-    after_of = _AFTER[n]
+    after_of = AFTER[n]
     # Every card still in a hand; the hands are disjoint, so what the others hold is
     # ``live ^ hand`` (kept up to date card by card instead of rebuilt at each card).
     live = 0
@@ -67,4 +67,4 @@ def playout(hands: Sequence[int], trick: Sequence[tuple[int, int]], leader: int,
 
 # Seats still to play after ``turn`` when ``nplayed`` cards of the trick are down, per
 # table size: a lookup instead of a list built at every card of every playout.
-_AFTER = {n: [[[(t + i) % n for i in range(1, n - k)] for k in range(n)] for t in range(n)] for n in (2, 4)}
+AFTER = {n: [[[(t + i) % n for i in range(1, n - k)] for k in range(n)] for t in range(n)] for n in (2, 4)}

@@ -24,9 +24,10 @@ import dataclasses
 import random
 from typing import Callable
 
-from . import inference
+from . import inference, signals
 from .cards import FULL_DECK, SUIT_MASKS
 from .game import MatchContext, Objective, RuleSet, side_of
+from .opponent import policy_reply
 from .playout import playout
 from .recursive import InnerDecision, recursive_values
 from .policy import choose
@@ -39,6 +40,11 @@ from .view import View
 #: setting, 0 as shipped): the exact solve plays every seat as if it saw every card, a
 #: playout plays the rule-based policy; a blend hedges the solve's omniscience.
 EXACT_PLAYOUT_MIX = 0.0
+#: How the endgame's exact solves play the opponents (a setting, "" as shipped): "" by
+#: their best reply; "policy" by the rule-based policy seeing the sampled deal; "blind"
+#: by the policy knowing only which cards are out (opponent.py). Used where the play is
+#: read (inference.enabled: partnership without a free Blind Nil).
+OPPONENT_MODEL = ""
 
 
 @dataclasses.dataclass
@@ -169,6 +175,8 @@ def decide_play(view: View, rules: RuleSet, legal: int, cfg: SearchConfig,
     stop = False
     differed = False  # some sample valued the candidates differently
     inner = _inner_decision(rules, cfg, rng) if exact and cfg.recursive else None
+    reply = policy_reply(bids, n, OPPONENT_MODEL == "policy") \
+        if OPPONENT_MODEL and inference.enabled(rules, n) else None
     while count < target and not stop:
         if expired(deadline):
             break
@@ -187,7 +195,7 @@ def decide_play(view: View, rules: RuleSet, legal: int, cfg: SearchConfig,
                     probe, dl = True, deadline.sooner(cfg.exact_probe_s)
                 try:
                     vals = solve(pos, obj.value, my_side, stats, moves=cands, deadline=dl,
-                                 slots=slots)
+                                 slots=slots, reply=reply)
                 except SearchTimeout:
                     if probe and not expired(deadline):
                         # Too slow for enough solved samples in this budget: playouts.
@@ -224,6 +232,13 @@ def decide_play(view: View, rules: RuleSet, legal: int, cfg: SearchConfig,
             default_rep = c
             break
     card = default_rep if default_rep in tied else tied[0]
+    if signals.SIGNAL_DISCARDS and view.trick and inference.enabled(rules, n) \
+            and not view.hand & SUIT_MASKS[view.trick[0][1] // 13]:
+        # Void in the led suit: a discard the search values alike with another tells the
+        # partner where this seat is weak (signals.py).
+        near = [c for c in cands if means[c] >= best - max(eps, signals.SIGNAL_EPS)]
+        signal = signals.choose_discard(near, view.hand)
+        card = card if signal is None else signal
     if log:
         log(f"play: {count} samples ({'exact' if exact else 'playouts'}), nodes {stats.nodes}, "
             f"best {best:.1f}")

@@ -59,6 +59,13 @@ class Position:
         return (self.leader + len(self.trick)) % len(self.hands)
 
 
+#: A model of how the minimising side plays (instead of its best reply): called as
+#: ``reply(seat, hand, legal, trick, wseat, wkey, hands, tricks)`` at each of its turns
+#: with the trick so far (``wseat``/``wkey``: who is winning it and the card's key, -1
+#: when leading), every hand and the tricks per seat; returns one card of ``legal``.
+Reply = Callable[[int, int, int, Sequence[tuple[int, int]], int, int, Sequence[int], Sequence[int]], int]
+
+
 @dataclasses.dataclass
 class SolveStats:
     """Work done by one :func:`solve` call."""
@@ -73,7 +80,8 @@ def _side(seat: int, n: int) -> int:
 
 def solve(pos: Position, value: Callable[[tuple[int, ...]], float], max_side: int,
           stats: SolveStats | None = None, moves: Sequence[int] | None = None,
-          deadline: Deadline | float | None = None, slots: Sequence[int] | None = None) -> dict[int, float]:
+          deadline: Deadline | float | None = None, slots: Sequence[int] | None = None,
+          reply: Reply | None = None) -> dict[int, float]:
     """Exact value of every legal card of ``pos.to_move`` (or of the cards in ``moves``).
 
     ``slots`` (optional) maps each seat to the seat whose trick counter it shares: when
@@ -85,6 +93,10 @@ def solve(pos: Position, value: Callable[[tuple[int, ...]], float], max_side: in
     seats of ``max_side`` maximise it, the others minimise it. If ``deadline`` (a
     :class:`bots.strong.timing.Deadline`, or a ``time.perf_counter()`` value) passes,
     :class:`SearchTimeout` is raised.
+
+    With ``reply`` the other side does not search: each of its turns plays the card
+    ``reply`` picks (a model of a real opponent, which does not see every card), so
+    the values are those of ``max_side``'s best play against that model.
     """
     n = len(pos.hands)
     hands = list(pos.hands)
@@ -96,7 +108,16 @@ def solve(pos: Position, value: Callable[[tuple[int, ...]], float], max_side: in
     ucache: dict[int, float] = {}
     tt: dict[tuple, tuple[float, float, int]] = {}
     counter = [0]
+    # The trick in progress as (seat, card), kept only for ``reply``.
+    cur: list[tuple[int, int]] = list(pos.trick)
     S = SUIT_MASKS
+
+    def modelled(turn: int, legal: int, wseat: int, wkey: int, taken: int) -> int:
+        assert reply is not None
+        tricks = [base[s] + ((taken >> shifts[s]) & 15) if slot_of[s] == s else base[s] for s in range(n)]
+        if cur:
+            return reply(turn, hands[turn], legal, cur, wseat, wkey, hands, tricks)
+        return reply(turn, hands[turn], legal, cur, -1, -1, hands, tricks)
     NS = NON_SPADE_MASK
 
     def util(taken: int) -> float:
@@ -198,8 +219,11 @@ def solve(pos: Position, value: Callable[[tuple[int, ...]], float], max_side: in
         alive = tmask
         for x in hands:
             alive |= x
-        reps = ordered(turn, legal, alive, led, wseat, wkey, first)
         maximize = maxing[turn]
+        if reply is not None and not maximize:
+            reps = [modelled(turn, legal, wseat, wkey, taken)]
+        else:
+            reps = ordered(turn, legal, alive, led, wseat, wkey, first)
         best = -INF if maximize else INF
         best_c = reps[0]
         nxt = turn + 1
@@ -222,6 +246,11 @@ def solve(pos: Position, value: Callable[[tuple[int, ...]], float], max_side: in
                     nwseat, nwkey = wseat, wkey
             nbroken = broken or s == 3
             hands[turn] = h ^ (1 << c)
+            if reply is not None:
+                cur.append((turn, c))
+                if last:
+                    saved = cur[:]
+                    cur.clear()
             if last:
                 t2 = taken + (1 << shifts[nwseat])
                 if hands[nwseat]:
@@ -232,6 +261,10 @@ def solve(pos: Position, value: Callable[[tuple[int, ...]], float], max_side: in
                 v = node(nxt, nplayed + 1, nled, nwseat, nwkey, tmask | (1 << c), nbroken,
                          taken, alpha, beta, -1)[0]
             hands[turn] = h
+            if reply is not None:
+                if last:
+                    cur[:] = saved
+                cur.pop()
             if maximize:
                 if v > best:
                     best, best_c = v, c
@@ -298,6 +331,7 @@ def solve(pos: Position, value: Callable[[tuple[int, ...]], float], max_side: in
             nwseat, nwkey = (turn, k) if k > wkey else (wseat, wkey)
         nbroken = pos.broken or s == 3
         hands[turn] = h ^ (1 << c)
+        cur[:] = [] if nplayed + 1 == n else [*pos.trick, (turn, c)]
         if nplayed + 1 == n:
             t2 = 1 << shifts[nwseat]
             v = lead(nwseat, nbroken, t2, -INF, INF) if hands[nwseat] else util(t2)

@@ -13,7 +13,7 @@ from conftest import load_bench
 
 hands = load_bench("strength_hands")
 
-from bots.strong import bidding, bot, evaluate, game, inference, policy, reading, sampler, search  # noqa: E402
+from bots.strong import bidding, bot, evaluate, game, inference, policy, reading, sampler, search, signals  # noqa: E402
 from bots.strong.arena import Arena  # noqa: E402
 from bots.strong.bot import Budget, StrongBot  # noqa: E402
 from bots.strong.game import MatchContext, RuleSet  # noqa: E402
@@ -31,11 +31,14 @@ def test_each_setting_starts_from_the_shipped_bot() -> None:
                              "window=1,first_window=2,bag_weight=0.5,borrow=bid+pass,match_equity=0,match_edge=15,"
                              "match_spread=60,bid_style4=0,read_play=0,nil_shed=1,read_weights=0.3:0.4,oversample=7,"
                              "opp_blind_optimism=3,partner_run=0.02,see_tricks=5-13,learned=0.5,learned_seats=partner,"
-                             "recursive=8,recursive_seats=pair,exact_mix=0.3", "32samples")
+                             "recursive=8,recursive_seats=pair,exact_mix=0.3,signal=1,signal_eps=2.5,signal_read=0.4,"
+                             "opponent_model=blind", "32samples")
         assert budget == Budget(ms=None, samples=5)
         assert bot.SearchConfig().exact_cards4 == 6
         assert (bot.SearchConfig().recursive, bot.SearchConfig().recursive_seats) == (8, "pair")
         assert search.EXACT_PLAYOUT_MIX == 0.3
+        assert (signals.SIGNAL_DISCARDS, signals.SIGNAL_EPS, signals.SIGNAL_READ_WEIGHT) == (True, 2.5, 0.4)
+        assert search.OPPONENT_MODEL == "blind"
         assert bidding.NIL_MIN_PARTNERSHIP == 0.9
         assert evaluate.PARAMS["sim_optimism"]["4"] == 1.5
         assert evaluate.PARAMS["sim_optimism_opp_blind4"] == 3.0
@@ -54,6 +57,12 @@ def test_each_setting_starts_from_the_shipped_bot() -> None:
         assert (inference.PARTNER_RUN_WEIGHT, hands._SEE_TRICKS, reading.LEARNED_READING) == (None, [1, 13], 0.0)
         assert reading.LEARNED_SEATS == "all"
         assert search.EXACT_PLAYOUT_MIX == 0.0 and bot.SearchConfig().recursive == 0
+        assert (signals.SIGNAL_DISCARDS, signals.SIGNAL_EPS, signals.SIGNAL_READ_WEIGHT) == (False, 0.0, None)
+        assert search.OPPONENT_MODEL == ""
+        assert hands.apply("opponent_model=policy", "32samples") and search.OPPONENT_MODEL == "policy"
+        assert hands.apply("opponent_model=best", "32samples") and search.OPPONENT_MODEL == ""
+        with pytest.raises(SystemExit, match="opponent_model= takes policy, blind or best, got: 'omniscient'"):
+            hands.apply("opponent_model=omniscient", "32samples")
         assert hands.apply("budget=128samples,exact=32,bid=64", "16samples") == \
             Budget(ms=None, samples=128, exact_samples=32, bid_samples=64)
         assert hands.apply("exact=8", "16samples") == Budget(ms=None, samples=16, exact_samples=8)
