@@ -139,3 +139,22 @@ def test_the_search_uses_the_model_only_when_set_and_where_the_play_is_read(
         calls.clear()
         search.decide_play(view, rules, view.hand, cfg, random.Random(1))
         assert calls and all(c == want for c in calls), (setting, rules)
+
+
+def test_the_blind_model_plays_from_the_cards_out_not_from_the_hands() -> None:
+    # The two models see the same positions; the blind one must sometimes play
+    # otherwise (it cannot know who holds the cards still out).
+    rng = random.Random(80)
+    differ = 0
+    for _ in range(200):
+        pos = random_position(rng, 4, 4)
+        seat = pos.to_move
+        bids = [rng.choice([0, 2, 3, 4]) for _ in range(4)]
+        led = pos.trick[0][1] // 13 if pos.trick else -1
+        legal = legal_mask(pos.hands[seat], led, pos.broken)
+        wseat, wkey = winning(pos.trick)
+        picks = [policy_reply(bids, 4, sees)(seat, pos.hands[seat], legal, pos.trick, wseat, wkey, pos.hands,
+                                             pos.tricks) for sees in (True, False)]
+        assert all(legal >> c & 1 for c in picks)
+        differ += picks[0] != picks[1]
+    assert 0 < differ < 200
