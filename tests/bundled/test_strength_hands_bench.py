@@ -58,9 +58,9 @@ def test_each_setting_starts_from_the_shipped_bot() -> None:
         assert reading.LEARNED_SEATS == "all"
         assert search.EXACT_PLAYOUT_MIX == 0.0 and bot.SearchConfig().recursive == 0
         assert (signals.SIGNAL_DISCARDS, signals.SIGNAL_EPS, signals.SIGNAL_READ_WEIGHT) == (False, 0.0, None)
-        assert search.OPPONENT_MODEL == ""
-        assert hands.apply("opponent_model=policy", "32samples") and search.OPPONENT_MODEL == "policy"
+        assert search.OPPONENT_MODEL == "policy"
         assert hands.apply("opponent_model=best", "32samples") and search.OPPONENT_MODEL == ""
+        assert hands.apply("opponent_model=blind", "32samples") and search.OPPONENT_MODEL == "blind"
         with pytest.raises(SystemExit, match="opponent_model= takes policy, blind or best, got: 'omniscient'"):
             hands.apply("opponent_model=omniscient", "32samples")
         assert hands.apply("budget=128samples,exact=32,bid=64", "16samples") == \
