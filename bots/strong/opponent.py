@@ -5,8 +5,9 @@ its best reply, as if it saw every hand. Real opponents do not: they play by rul
 thumb from what they can see. :func:`policy_reply` stands in the bot's own rule-based
 policy (:mod:`bots.strong.policy`, the one its playouts use earlier in the hand) for
 the opponents' turns, so the solve finds this side's best play against how opponents
-are likely to play rather than against the worst case. A setting
-(``search.OPPONENT_MODEL``), measured in docs/benchmarks.md.
+are likely to play rather than against the worst case. Chosen by
+``search.OPPONENT_MODEL`` (shipped: the policy seeing the sampled deal, in partnership
+where Blind Nil is not free), measured in docs/benchmarks.md.
 """
 
 from __future__ import annotations

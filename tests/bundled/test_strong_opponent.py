@@ -2,7 +2,8 @@
 ``bots.strong.opponent``): the other side plays the card the model picks instead of its
 best reply. Checked against exhaustive search with the same model on random small
 endgames, against the plain solve (a model can only be kinder than the worst case), and
-through the search as a setting that is off as shipped."""
+through the search, where it is used only as set (shipped: "policy") and where the play
+is read."""
 
 from __future__ import annotations
 
