@@ -10,7 +10,7 @@ knowing where its partner's strength is not (above all on defence, where the bes
 is into the partner's winners).
 
 Both halves are settings (:data:`SIGNAL_DISCARDS`, :data:`SIGNAL_READ_WEIGHT`), measured
-in docs/benchmarks.md (*A discard convention*). The convention is public: any opponent
+in docs/benchmarks.md (*A discard signal and a model of the opponents*). The convention is public: any opponent
 may read it too, and nothing in it depends on a card the signalling seat has not seen.
 """
 

@@ -108,17 +108,18 @@ def solve(pos: Position, value: Callable[[tuple[int, ...]], float], max_side: in
     ucache: dict[int, float] = {}
     tt: dict[tuple, tuple[float, float, int]] = {}
     counter = [0]
-    # The trick in progress as (seat, card), kept only for ``reply``.
-    cur: list[tuple[int, int]] = list(pos.trick)
     S = SUIT_MASKS
+    NS = NON_SPADE_MASK
+    # The cards played from the start of the root's trick, as (seat, card); kept only for
+    # ``reply``, whose trick in progress is the last ``nplayed`` of them.
+    line: list[tuple[int, int]] = list(pos.trick)
 
-    def modelled(turn: int, legal: int, wseat: int, wkey: int, taken: int) -> int:
+    def modelled(turn: int, nplayed: int, legal: int, wseat: int, wkey: int, taken: int) -> int:
         assert reply is not None
         tricks = [base[s] + ((taken >> shifts[s]) & 15) if slot_of[s] == s else base[s] for s in range(n)]
-        if cur:
-            return reply(turn, hands[turn], legal, cur, wseat, wkey, hands, tricks)
-        return reply(turn, hands[turn], legal, cur, -1, -1, hands, tricks)
-    NS = NON_SPADE_MASK
+        if not nplayed:
+            return reply(turn, hands[turn], legal, [], -1, -1, hands, tricks)
+        return reply(turn, hands[turn], legal, line[-nplayed:], wseat, wkey, hands, tricks)
 
     def util(taken: int) -> float:
         v = ucache.get(taken)
@@ -216,13 +217,13 @@ def solve(pos: Position, value: Callable[[tuple[int, ...]], float], max_side: in
             legal = h if broken else (h & NS or h)
         else:
             legal = h & S[led] or h
-        alive = tmask
-        for x in hands:
-            alive |= x
         maximize = maxing[turn]
         if reply is not None and not maximize:
-            reps = [modelled(turn, legal, wseat, wkey, taken)]
+            reps = [modelled(turn, nplayed, legal, wseat, wkey, taken)]
         else:
+            alive = tmask
+            for x in hands:
+                alive |= x
             reps = ordered(turn, legal, alive, led, wseat, wkey, first)
         best = -INF if maximize else INF
         best_c = reps[0]
@@ -247,10 +248,7 @@ def solve(pos: Position, value: Callable[[tuple[int, ...]], float], max_side: in
             nbroken = broken or s == 3
             hands[turn] = h ^ (1 << c)
             if reply is not None:
-                cur.append((turn, c))
-                if last:
-                    saved = cur[:]
-                    cur.clear()
+                line.append((turn, c))
             if last:
                 t2 = taken + (1 << shifts[nwseat])
                 if hands[nwseat]:
@@ -262,9 +260,7 @@ def solve(pos: Position, value: Callable[[tuple[int, ...]], float], max_side: in
                          taken, alpha, beta, -1)[0]
             hands[turn] = h
             if reply is not None:
-                if last:
-                    cur[:] = saved
-                cur.pop()
+                line.pop()
             if maximize:
                 if v > best:
                     best, best_c = v, c
@@ -331,7 +327,7 @@ def solve(pos: Position, value: Callable[[tuple[int, ...]], float], max_side: in
             nwseat, nwkey = (turn, k) if k > wkey else (wseat, wkey)
         nbroken = pos.broken or s == 3
         hands[turn] = h ^ (1 << c)
-        cur[:] = [] if nplayed + 1 == n else [*pos.trick, (turn, c)]
+        line[:] = [*pos.trick, (turn, c)]
         if nplayed + 1 == n:
             t2 = 1 << shifts[nwseat]
             v = lead(nwseat, nbroken, t2, -INF, INF) if hands[nwseat] else util(t2)
