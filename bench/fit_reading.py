@@ -31,7 +31,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import numpy as np  # noqa: E402
-from scipy.optimize import minimize  # noqa: E402
+from scipy.optimize import minimize  # type: ignore[import-untyped]  # noqa: E402
 
 import strength_hands as hands  # noqa: E402
 from bots.strong import bot as strong_bot  # noqa: E402
@@ -49,9 +49,9 @@ def _record_deal(task: tuple[int, int, int]) -> list[dict[str, Any]]:
     budget = hands.apply("base", BUDGET)  # first: applying a setting resets Arena._ask
     ask, decide = Arena._ask, strong_bot.decide_play
 
-    def publish(self: Arena, *args: Any) -> Any:
+    def publish(self: Arena, seat: int, kind: str, extra: dict, field: str) -> Any:
         _TRUE[:] = self.hands  # the true deal, for the labels
-        return ask(self, *args)
+        return ask(self, seat, kind, extra, field)
 
     def record(view: Any, rules: Any, legal: int, cfg: Any, rng: random.Random,
                log: Callable[[str], None] | None = None) -> Any:
@@ -66,12 +66,12 @@ def _record_deal(task: tuple[int, int, int]) -> list[dict[str, Any]]:
 
     _OUT.clear()
     Arena._ask = publish  # type: ignore[method-assign]
-    strong_bot.decide_play = record  # type: ignore[assignment]
+    strong_bot.decide_play = record
     try:
         hands.play(deal, leg, budget, hands.rules_of(["blind_nil=false"]), 10.0)
     finally:
         Arena._ask = ask  # type: ignore[method-assign]
-        strong_bot.decide_play = decide  # type: ignore[assignment]
+        strong_bot.decide_play = decide
     return list(_OUT)
 
 

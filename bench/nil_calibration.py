@@ -82,8 +82,9 @@ def bid_hands(log_lines: Iterable[str]) -> dict[tuple[int, int], list[str]]:
         if entry.get("dir") != "out" or not isinstance(msg, dict) or msg.get("type") != "bid":
             continue
         state = msg.get("state") or {}
-        if isinstance(state.get("hand_no"), int) and isinstance(state.get("hand"), list):
-            out[(state["hand_no"], entry.get("seat"))] = state["hand"]
+        seat = entry.get("seat")
+        if isinstance(state.get("hand_no"), int) and isinstance(seat, int) and isinstance(state.get("hand"), list):
+            out[(state["hand_no"], seat)] = state["hand"]
     return out
 
 

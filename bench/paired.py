@@ -71,9 +71,9 @@ def paired_difference(a: list[dict], b: list[dict]) -> dict[str, float]:
         return out
     ra, rb = by_name(a), by_name(b)
     pairs: dict[str, list[tuple[float, float]]] = {}
-    for m in sorted(set(ra) & set(rb)):
-        key = m.rstrip("ab")
-        pairs.setdefault(key, []).append((rb[m][0] - ra[m][0], rb[m][1] - ra[m][1]))
+    for name in sorted(set(ra) & set(rb)):
+        key = name.rstrip("ab")
+        pairs.setdefault(key, []).append((rb[name][0] - ra[name][0], rb[name][1] - ra[name][1]))
     units = [v for v in pairs.values() if len(v) == 2]
     if len(units) < 2:
         return {"pairs": len(units)}

@@ -37,6 +37,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import IO
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
@@ -113,6 +114,12 @@ def referee_run(seed: int, out: Path, sandbox: SandboxPolicy) -> tuple[float, in
     return last - first, len(requests), transcript, cpu
 
 
+def _pipes(proc: subprocess.Popen[bytes]) -> tuple[IO[bytes], IO[bytes]]:
+    """A bot process's stdin and stdout (both opened with PIPE, so never None)."""
+    assert proc.stdin is not None and proc.stdout is not None
+    return proc.stdin, proc.stdout
+
+
 def bare_run(transcript: Path) -> tuple[float, int, float]:
     """Replay the transcript's referee->bot lines over pipes; return (seconds, requests, CPU s)."""
     entries = [json.loads(line) for line in transcript.read_text().splitlines()]
@@ -120,8 +127,9 @@ def bare_run(transcript: Path) -> tuple[float, int, float]:
               for e in entries if e.get("dir") == "out"]
     cpu0 = cpu_now()
     procs = [subprocess.Popen(BOT, stdin=subprocess.PIPE, stdout=subprocess.PIPE, bufsize=0) for _ in range(4)]
-    ins = [p.stdin.fileno() for p in procs]
-    outs = [p.stdout.fileno() for p in procs]
+    pipes = [_pipes(p) for p in procs]
+    ins = [i.fileno() for i, _ in pipes]
+    outs = [o.fileno() for _, o in pipes]
     pollers = []
     for fd in outs:
         po = select.poll()
@@ -144,11 +152,13 @@ def bare_run(transcript: Path) -> tuple[float, int, float]:
             loads(answer)
             if start is not None:
                 n += 1
+    if start is None:
+        raise SystemExit(f"error: the transcript {transcript} has no hand_start message to time from")
     elapsed = time.perf_counter() - start
-    for p in procs:
-        p.stdin.close()
+    for p, (stdin, stdout) in zip(procs, pipes):
+        stdin.close()
         p.wait(5)
-        p.stdout.close()
+        stdout.close()
     return elapsed, n, cpu_now() - cpu0
 
 

@@ -106,7 +106,7 @@ def main() -> int:
     print(f"start + hello + close, median of {args.starts}: wall sandbox {w_auto:6.1f} ms, none {w_none:6.1f} ms "
           f"(+{w_auto - w_none:.1f} ms); CPU sandbox {c_auto:6.1f} ms, none {c_none:6.1f} ms "
           f"(+{c_auto - c_none:.1f} ms per bot start)", flush=True)
-    rows = {auto: [], none: []}
+    rows: dict[SandboxPolicy, list[tuple[float, float, int]]] = {auto: [], none: []}
     for m in range(args.matches):
         for policy in (auto, none):
             rows[policy].append(decision_cost(policy, m + 1))

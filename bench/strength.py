@@ -263,7 +263,7 @@ def summarize(records: list[dict], strong: str = "strong") -> dict[str, Any]:
 def breakdown(records: list[dict], strong: str = "strong") -> dict[str, dict[str, int]]:
     """Where the points come from, per side (``"strong"``, ``"opponent"``): contracts
     bid and made, Nils and Blind Nils bid and made, bags taken, hands."""
-    out = {k: defaultdict(int) for k in ("strong", "opponent")}
+    out: dict[str, defaultdict[str, int]] = {k: defaultdict(int) for k in ("strong", "opponent")}
     for r in records:
         found = _side(r, strong)
         if found is None:

@@ -110,13 +110,19 @@ def _bag_weight(value: str) -> None:
     """Scale the objective's amortised bag cost (1.0: the shipped weight)."""
     from bots.strong.game import MatchContext
     original = _ORIGINAL["bag_weight"]
-    MatchContext.bag_weight = lambda self: float(value) * original(self)  # type: ignore[method-assign,operator]
+    MatchContext.bag_weight = lambda self: float(value) * original(self)  # type: ignore[method-assign]
+
+
+def _search_fields(**fields: Any) -> None:
+    """Build the play search's ``SearchConfig`` with these fields from now on (the bot
+    builds it by name, ``bot.SearchConfig(...)``; ``_reset`` puts the class back)."""
+    from bots.strong import bot
+    bot.SearchConfig = functools.partial(bot.SearchConfig, **fields)  # type: ignore[misc,assignment]
 
 
 def _exact4(value: str) -> None:
     """Partnership exact-search depth (cards in hand) of the play search."""
-    from bots.strong import bot
-    bot.SearchConfig = functools.partial(bot.SearchConfig, exact_cards4=int(value))  # type: ignore[misc]
+    _search_fields(exact_cards4=int(value))
 
 
 def _nil_min(value: str) -> None:
@@ -132,7 +138,7 @@ def _bid_samples(value: str) -> None:
     original = _ORIGINAL["bid_config"]
 
     def bid_config(self: StrongBot, view: object, t0: float) -> BidConfig:
-        cfg = original(self, view, t0)  # type: ignore[operator]
+        cfg = original(self, view, t0)
         return BidConfig(deadline=cfg.deadline, samples=int(value), max_samples=cfg.max_samples)
 
     StrongBot._bid_config = bid_config  # type: ignore[method-assign]
@@ -160,7 +166,7 @@ def _see(value: str, partner_only: bool = False) -> None:
 
     def publish(self: Arena, seat: int, kind: str, extra: dict, field: str) -> object:
         _TRUE_DEAL[:] = self.hands
-        return ask(self, seat, kind, extra, field)  # type: ignore[operator]
+        return ask(self, seat, kind, extra, field)
 
     Arena._ask = publish  # type: ignore[method-assign]
     deals = _partner_shown if partner_only else _true_deals
@@ -175,7 +181,7 @@ def _see_partner(value: str) -> None:
 
 
 def _sampler(k: Knowledge, count: int, rng: random.Random, *args: Any, **kwargs: Any) -> list[list[int]]:
-    return _ORIGINAL["sample_deals"](k, count, rng, *args, **kwargs)  # type: ignore[operator,no-any-return]
+    return _ORIGINAL["sample_deals"](k, count, rng, *args, **kwargs)
 
 
 def _see_tricks(value: str) -> None:
@@ -326,17 +332,16 @@ def _exact_mix(value: str) -> None:
 def _recursive(value: str) -> None:
     """Endgame cards valued with this seat's next turn made by a search of this many
     samples from its own view (``search.SearchConfig.recursive``)."""
-    from bots.strong import bot
-    bot.SearchConfig = functools.partial(bot.SearchConfig, recursive=int(value))  # type: ignore[misc]
+    _search_fields(recursive=int(value))
 
 
 def _recursive_seats(value: str) -> None:
     """With ``recursive``: whose turns before this seat's next one are made from their
     own view too (self, pair or all)."""
-    from bots.strong import bot, recursive
+    from bots.strong import recursive
     if value not in recursive.SEATS:
         raise ValueError(f"recursive_seats must be one of {', '.join(recursive.SEATS)}; got: {value!r}")
-    bot.SearchConfig = functools.partial(bot.SearchConfig, recursive_seats=value)  # type: ignore[misc]
+    _search_fields(recursive_seats=value)
 
 
 def _signal(value: str) -> None:
@@ -359,9 +364,9 @@ def _signal_read(value: str) -> None:
 
 
 def _opponent_model(value: str) -> None:
-    """How the endgame's exact solves play the opponents: policy (the rule-based policy
-    seeing the deal), blind (the policy knowing only which cards are out) or best (their
-    best reply, shipped); see opponent.py."""
+    """How the endgame's exact solves play the opponents where the play is read: policy
+    (the rule-based policy seeing the deal, shipped), blind (the policy knowing only which
+    cards are out) or best (their best reply, as before 2026-12-05); see opponent.py."""
     from bots.strong import search
     if value not in ("policy", "blind", "best"):
         raise SystemExit(f"error: opponent_model= takes policy, blind or best, got: {value!r}")
@@ -396,7 +401,8 @@ SETTINGS = {"window": _window, "first_window": _first_window, "borrow": _borrow,
             "signal": _signal, "signal_eps": _signal_eps, "signal_read": _signal_read,
             "opponent_model": _opponent_model}
 
-_ORIGINAL: dict[str, object] = {}
+#: The shipped values of every knob, read once before the first setting moves any.
+_ORIGINAL: dict[str, Any] = {}
 
 
 def _reset() -> None:
@@ -424,34 +430,34 @@ def _reset() -> None:
     MatchContext.bag_weight = _ORIGINAL["bag_weight"]  # type: ignore[method-assign]
     BORROWED.clear()
     StrongBot._bid_config = _ORIGINAL["bid_config"]  # type: ignore[method-assign]
-    bidding.NIL_MIN_PARTNERSHIP = _ORIGINAL["nil_min"]  # type: ignore[assignment]
-    policy.SET_WINDOW = _ORIGINAL["set_window"]  # type: ignore[assignment]
-    bidding.FIRST_BID_WINDOW = _ORIGINAL["first_window"]  # type: ignore[assignment]
-    bidding.BID_WINDOW = _ORIGINAL["window"]  # type: ignore[assignment]
-    game.MATCH_EQUITY = _ORIGINAL["match_equity"]  # type: ignore[assignment]
-    game.MATCH_EDGE = _ORIGINAL["match_edge"]  # type: ignore[assignment]
-    bot.LEARN_PARTNERSHIP_BID_STYLE = _ORIGINAL["bid_style4"]  # type: ignore[assignment]
-    inference.PLAY_INFERENCE = _ORIGINAL["read_play"]  # type: ignore[assignment]
-    inference.NIL_SHED_WEIGHT = _ORIGINAL["nil_shed"]  # type: ignore[assignment]
-    sampler.OVERSAMPLE = _ORIGINAL["oversample"]  # type: ignore[assignment]
-    bot.PARTNER_CONVENTION = _ORIGINAL["convention"]  # type: ignore[assignment]
-    sampler.CONVENTION_MISS = _ORIGINAL["convention_miss"]  # type: ignore[assignment]
-    sampler.CONVENTION_OVERSAMPLE = _ORIGINAL["convention_oversample"]  # type: ignore[assignment]
-    inference.PARTNER_FACT_WEIGHT = _ORIGINAL["partner_fact"]  # type: ignore[assignment]
-    inference.PARTNER_RUN_WEIGHT = _ORIGINAL["partner_run"]  # type: ignore[assignment]
-    reading.LEARNED_READING = _ORIGINAL["learned"]  # type: ignore[assignment]
-    reading.LEARNED_SEATS = _ORIGINAL["learned_seats"]  # type: ignore[assignment]
-    search.EXACT_PLAYOUT_MIX = _ORIGINAL["exact_mix"]  # type: ignore[assignment]
-    search.OPPONENT_MODEL = _ORIGINAL["opponent_model"]  # type: ignore[assignment]
-    signals.SIGNAL_DISCARDS, signals.SIGNAL_EPS, signals.SIGNAL_READ_WEIGHT = _ORIGINAL["signal"]  # type: ignore[misc]
-    inference.LOW_FOLLOW_WEIGHT, inference.CHEAP_WIN_WEIGHT = _ORIGINAL["read_weights"]  # type: ignore[misc]
-    Arena._ask = _ORIGINAL["ask"]  # type: ignore[method-assign,assignment]
-    bidding.sample_deals = search.sample_deals = _ORIGINAL["sample_deals"]  # type: ignore[assignment]
+    bidding.NIL_MIN_PARTNERSHIP = _ORIGINAL["nil_min"]
+    policy.SET_WINDOW = _ORIGINAL["set_window"]
+    bidding.FIRST_BID_WINDOW = _ORIGINAL["first_window"]
+    bidding.BID_WINDOW = _ORIGINAL["window"]
+    game.MATCH_EQUITY = _ORIGINAL["match_equity"]
+    game.MATCH_EDGE = _ORIGINAL["match_edge"]
+    bot.LEARN_PARTNERSHIP_BID_STYLE = _ORIGINAL["bid_style4"]
+    inference.PLAY_INFERENCE = _ORIGINAL["read_play"]
+    inference.NIL_SHED_WEIGHT = _ORIGINAL["nil_shed"]
+    sampler.OVERSAMPLE = _ORIGINAL["oversample"]
+    bot.PARTNER_CONVENTION = _ORIGINAL["convention"]
+    sampler.CONVENTION_MISS = _ORIGINAL["convention_miss"]
+    sampler.CONVENTION_OVERSAMPLE = _ORIGINAL["convention_oversample"]
+    inference.PARTNER_FACT_WEIGHT = _ORIGINAL["partner_fact"]
+    inference.PARTNER_RUN_WEIGHT = _ORIGINAL["partner_run"]
+    reading.LEARNED_READING = _ORIGINAL["learned"]
+    reading.LEARNED_SEATS = _ORIGINAL["learned_seats"]
+    search.EXACT_PLAYOUT_MIX = _ORIGINAL["exact_mix"]
+    search.OPPONENT_MODEL = _ORIGINAL["opponent_model"]
+    signals.SIGNAL_DISCARDS, signals.SIGNAL_EPS, signals.SIGNAL_READ_WEIGHT = _ORIGINAL["signal"]
+    inference.LOW_FOLLOW_WEIGHT, inference.CHEAP_WIN_WEIGHT = _ORIGINAL["read_weights"]
+    Arena._ask = _ORIGINAL["ask"]  # type: ignore[method-assign]
+    bidding.sample_deals = search.sample_deals = _ORIGINAL["sample_deals"]
     _SEE_TRICKS[:] = [1, 13]
     game.HAND_SPREAD.clear()
-    game.HAND_SPREAD.update(_ORIGINAL["spread"])  # type: ignore[call-overload]
+    game.HAND_SPREAD.update(_ORIGINAL["spread"])
     evaluate.PARAMS.clear()
-    evaluate.PARAMS.update(json.loads(str(_ORIGINAL["params"])))
+    evaluate.PARAMS.update(json.loads(_ORIGINAL["params"]))
 
 
 def apply(setting: str, budget: str) -> Budget:
