@@ -8,14 +8,18 @@ rules and duplicate twins, under a named ``--ruleset``), with another tournament
 of the previous version), runs it with ``spades run --quiet`` and reports it like
 ``strength.py``.
 
-``compare A B`` pairs the matches of two result folders played on the same seed (same
-match names, hence the same deals and seats) and reports the difference B - A in win
-rate and in point difference per match, with 95% intervals over the twin pairs.
+``compare A B`` pairs the matches of two result folders dealt the same cards and reports
+the difference B - A in win rate and in point difference per match, with 95% intervals
+over the twin pairs. A match's cards come from its seed *and* its results folder's deal
+secret (``referee.tournament.integrity``): two folders deal alike only when they share
+the secret, so ``run --deals-from A`` copies A's secret into the new folder before the
+first match, and ``compare`` refuses folders with different secrets.
 
     python3 bench/paired.py run --variant two-player --opponent heuristic-js --matches 40 \\
         --seed 9001 --output results/fresh
     python3 bench/paired.py run --variant partnership --ruleset no-blind-nil --opponent heuristic ...
-    python3 bench/paired.py run ... --strong results/base/bots/strong_bot.py --output results/base
+    python3 bench/paired.py run ... --strong results/base/bots/strong_bot.py --output results/base \\
+        --deals-from results/fresh/two-player-heuristic-js
     python3 bench/paired.py compare results/base/two-player-heuristic-js results/new/two-player-heuristic-js
 """
 
@@ -24,6 +28,7 @@ from __future__ import annotations
 import argparse
 import math
 import os
+import shutil
 import statistics
 import sys
 from pathlib import Path
@@ -36,11 +41,38 @@ import strength  # noqa: E402  (the sibling bench script: configs, runs, summari
 VARIANTS = strength.VARIANTS
 
 
+def share_deals(source: Path, folder: Path) -> None:
+    """Give results ``folder`` the deal secret of results folder ``source``, so that each
+    match name deals the same cards in both; refuse a folder already dealt otherwise."""
+    src = source / strength.SECRET_FILE
+    if not src.is_file():
+        sys.exit(f"error: --deals-from needs a results folder with a deal secret, got: {str(source)!r} "
+                 f"(no {strength.SECRET_FILE} file there; is it the row's folder, not the --output folder?)")
+    dst = folder / strength.SECRET_FILE
+    if dst.exists():
+        if dst.read_bytes() != src.read_bytes():
+            sys.exit(f"error: {str(folder)!r} was already dealt from another secret than {str(source)!r}; "
+                     f"run into a new --output folder")
+        return
+    folder.mkdir(parents=True, exist_ok=True)
+    shutil.copyfile(src, dst)
+    os.chmod(dst, 0o600)
+
+
+def same_deals(a: Path, b: Path) -> bool:
+    """Whether results folders ``a`` and ``b`` deal from the same secret."""
+    sa, sb = a / strength.SECRET_FILE, b / strength.SECRET_FILE
+    return sa.is_file() and sb.is_file() and sa.read_bytes() == sb.read_bytes()
+
+
 def write_config(row: strength.Row, matches: int, seed: int | None, strong: Path | None,
-                 out_root: Path) -> tuple[Path, dict]:
-    """The strength tournament of ``row`` (``strength.row_config``) with ``seed`` and, if
-    given, the ``strong`` program in the strong bot's command."""
+                 out_root: Path, deals_from: Path | None = None) -> tuple[Path, dict]:
+    """The strength tournament of ``row`` (``strength.row_config``) with ``seed``, if given
+    the ``strong`` program in the strong bot's command, and if given the deal secret of
+    results folder ``deals_from``."""
     path, cfg = strength.row_config(row, matches, None, out_root, seed)
+    if deals_from is not None:
+        share_deals(deals_from, out_root / cfg["output"])
     if strong is not None:
         entry = cfg["bots"][0]
         cmd = list(entry["command"])
@@ -104,12 +136,17 @@ def main(argv: list[str] | None = None) -> int:
     run.add_argument("--strong", type=Path, default=None,
                      help="another strong-bot program to run instead of bots/strong_bot.py")
     run.add_argument("--output", type=Path, required=True)
+    run.add_argument("--deals-from", type=Path, default=None,
+                     help="a results folder whose deals to play (its deal secret is copied; for compare)")
     run.add_argument("--jobs", type=int, default=1)
-    cmp_ = sub.add_parser("compare", help="B - A over two result folders of the same seed")
+    cmp_ = sub.add_parser("compare", help="B - A over two result folders dealt the same cards")
     cmp_.add_argument("a", type=Path)
     cmp_.add_argument("b", type=Path)
     args = parser.parse_args(argv)
     if args.command == "compare":
+        if not same_deals(args.a, args.b):
+            sys.exit(f"error: {str(args.a)!r} and {str(args.b)!r} were not dealt the same cards (their deal "
+                     f"secrets differ or one is missing); run the second with --deals-from the first")
         d = paired_difference(strength.read_records(args.a), strength.read_records(args.b))
         if "win" not in d:
             sys.exit(f"error: fewer than 2 twin pairs in common between {args.a} and {args.b}, got: {d['pairs']}")
@@ -123,7 +160,7 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(f"--strong must name a bot program, got: {str(args.strong)!r} (no such file)")
     out_root = args.output.resolve()
     row = strength.Row(args.variant, tuple(sorted(strength.RULESETS[args.ruleset].items())), args.opponent)
-    path, cfg = write_config(row, args.matches, args.seed, args.strong, out_root)
+    path, cfg = write_config(row, args.matches, args.seed, args.strong, out_root, args.deals_from)
     print(f"running {args.variant} ({row.rules_text()}) vs {args.opponent}: {cfg['matches_per_pairing']} "
           f"matches, seed {cfg['seed']} ({path})", file=sys.stderr, flush=True)
     strength.run_tournament(path, False, args.jobs)

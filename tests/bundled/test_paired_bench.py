@@ -66,3 +66,26 @@ def test_run_refuses_a_missing_program(tmp_path: Path, capsys: pytest.CaptureFix
         paired.main(["run", "--opponent", "heuristic", "--matches", "2", "--strong",
                      str(tmp_path / "nope.py"), "--output", str(tmp_path)])
     assert "nope.py" in capsys.readouterr().err and not os.listdir(tmp_path)
+
+
+def test_deals_from_copies_the_secret_and_compare_refuses_folders_dealt_otherwise(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    row = strength.Row("two-player", (), "heuristic")
+    base = tmp_path / "base" / "row"
+    base.mkdir(parents=True)
+    (base / strength.SECRET_FILE).write_text("ab" * 32 + "\n")
+    _, cfg = paired.write_config(row, 2, 7, None, tmp_path / "new", deals_from=base)
+    new = tmp_path / "new" / cfg["output"]
+    assert (new / strength.SECRET_FILE).read_bytes() == (base / strength.SECRET_FILE).read_bytes()
+    assert paired.same_deals(base, new)
+    # Asking again is fine; a folder dealt from another secret is refused, not overwritten.
+    paired.write_config(row, 2, 7, None, tmp_path / "new", deals_from=base)
+    (base / strength.SECRET_FILE).write_text("cd" * 32 + "\n")
+    with pytest.raises(SystemExit, match="already dealt from another secret"):
+        paired.write_config(row, 2, 7, None, tmp_path / "new", deals_from=base)
+    assert (new / strength.SECRET_FILE).read_text() == "ab" * 32 + "\n"
+    # compare: different secrets (or none) are not the same deals.
+    with pytest.raises(SystemExit, match="not dealt the same cards"):
+        paired.main(["compare", str(base), str(new)])
+    with pytest.raises(SystemExit, match="no secret file there"):
+        paired.write_config(row, 2, 7, None, tmp_path / "other", deals_from=tmp_path / "base")
