@@ -28,7 +28,6 @@ from __future__ import annotations
 import argparse
 import math
 import os
-import shutil
 import statistics
 import sys
 from pathlib import Path
@@ -39,24 +38,6 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import strength  # noqa: E402  (the sibling bench script: configs, runs, summaries)
 
 VARIANTS = strength.VARIANTS
-
-
-def share_deals(source: Path, folder: Path) -> None:
-    """Give results ``folder`` the deal secret of results folder ``source``, so that each
-    match name deals the same cards in both; refuse a folder already dealt otherwise."""
-    src = source / strength.SECRET_FILE
-    if not src.is_file():
-        sys.exit(f"error: --deals-from needs a results folder with a deal secret, got: {str(source)!r} "
-                 f"(no {strength.SECRET_FILE} file there; is it the row's folder, not the --output folder?)")
-    dst = folder / strength.SECRET_FILE
-    if dst.exists():
-        if dst.read_bytes() != src.read_bytes():
-            sys.exit(f"error: {str(folder)!r} was already dealt from another secret than {str(source)!r}; "
-                     f"run into a new --output folder")
-        return
-    folder.mkdir(parents=True, exist_ok=True)
-    shutil.copyfile(src, dst)
-    os.chmod(dst, 0o600)
 
 
 def same_deals(a: Path, b: Path) -> bool:
@@ -72,7 +53,7 @@ def write_config(row: strength.Row, matches: int, seed: int | None, strong: Path
     results folder ``deals_from``."""
     path, cfg = strength.row_config(row, matches, None, out_root, seed)
     if deals_from is not None:
-        share_deals(deals_from, out_root / cfg["output"])
+        strength.share_deals(deals_from, out_root / cfg["output"])
     if strong is not None:
         entry = cfg["bots"][0]
         cmd = list(entry["command"])

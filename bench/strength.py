@@ -180,6 +180,24 @@ def row_config(row: Row, matches: int, budget: str | None, out_root: Path, seed:
     return path, cfg
 
 
+def share_deals(source: Path, folder: Path) -> None:
+    """Give results ``folder`` the deal secret of results folder ``source``, so that each
+    match name deals the same cards in both; refuse a folder already dealt otherwise."""
+    src = source / SECRET_FILE
+    if not src.is_file():
+        sys.exit(f"error: the deals to play come from a results folder with a deal secret, got: {str(source)!r} "
+                 f"(no {SECRET_FILE} file there; is it the row's folder, not the --output folder?)")
+    dst = folder / SECRET_FILE
+    if dst.exists():
+        if dst.read_bytes() != src.read_bytes():
+            sys.exit(f"error: {str(folder)!r} was already dealt from another secret than {str(source)!r}; "
+                     f"run into a new --output folder")
+        return
+    folder.mkdir(parents=True, exist_ok=True)
+    shutil.copyfile(src, dst)
+    os.chmod(dst, 0o600)
+
+
 def run_tournament(config: Path, fresh: bool, jobs: int | None) -> None:
     """Run ``spades run CONFIG --quiet``; its standings go to CONFIG's ``.standings.txt``."""
     exe = shutil.which("spades")
@@ -432,9 +450,7 @@ def main(argv: list[str] | None = None) -> int:
             if not args.report_only:
                 if args.fresh and rfolder.exists():
                     shutil.rmtree(rfolder)
-                rfolder.mkdir(parents=True, exist_ok=True)
-                if not (rfolder / SECRET_FILE).exists() and (folder / SECRET_FILE).exists():
-                    shutil.copyfile(folder / SECRET_FILE, rfolder / SECRET_FILE)  # the same deals
+                share_deals(folder, rfolder)  # the same cards, hand by hand
                 print(f"running the nil reference: {row.opponent} in both chairs ({rpath.name})",
                       file=sys.stderr, flush=True)
                 run_tournament(rpath, False, args.jobs)

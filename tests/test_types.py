@@ -5,7 +5,7 @@ starter kits' builder) and over the benchmark scripts in ``bench/`` reports noth
 The bench scripts import the bundled bots' own modules (``heuristic_bot``,
 ``spadesbot``) and a test helper (``synthetic_pool``) by the folders they put on
 ``sys.path``; mypy is told the same folders through ``MYPYPATH``
-(``MYPYPATH=bots:tests/tournament mypy bench/`` by hand). Checking them catches a
+(``MYPYPATH=.:bots:tests/tournament mypy bench/`` by hand, from the repository's root). Checking them catches a
 script that still calls a function the package no longer has.
 
 The house style is typed code (dataclasses, enums, hints on every public function);

@@ -68,8 +68,7 @@ def test_run_refuses_a_missing_program(tmp_path: Path, capsys: pytest.CaptureFix
     assert "nope.py" in capsys.readouterr().err and not os.listdir(tmp_path)
 
 
-def test_deals_from_copies_the_secret_and_compare_refuses_folders_dealt_otherwise(
-        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_deals_from_copies_the_secret_and_compare_refuses_folders_dealt_otherwise(tmp_path: Path) -> None:
     row = strength.Row("two-player", (), "heuristic")
     base = tmp_path / "base" / "row"
     base.mkdir(parents=True)
