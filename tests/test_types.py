@@ -9,7 +9,8 @@ The bench scripts import the bundled bots' own modules (``heuristic_bot``,
 script that still calls a function the package no longer has.
 
 The house style is typed code (dataclasses, enums, hints on every public function);
-this keeps it so. The check runs mypy's own API in-process, with its cache in a
+this keeps it so. A ``# type: ignore`` that mypy no longer needs is an error too
+(``--warn-unused-ignores``): a stale one would silence the next real error on its line. The check runs mypy's own API in-process, with its cache in a
 temporary folder so that the result never depends on an earlier run.
 """
 
@@ -33,5 +34,5 @@ def test_mypy_finds_no_error(folder: str, tmp_path: Path, monkeypatch: pytest.Mo
     if folder in SEARCH_PATH:
         monkeypatch.setenv("MYPYPATH", os.pathsep.join(str(p) for p in SEARCH_PATH[folder]))
     out, err, status = api.run([str(ROOT / folder), "--cache-dir", str(tmp_path / "cache"),
-                                "--no-error-summary", "--show-error-codes"])
+                                "--no-error-summary", "--show-error-codes", "--warn-unused-ignores"])
     assert status == 0, f"mypy found type errors in {folder}/:\n{out}{err}"

@@ -92,7 +92,7 @@ def _from_record(path: Path, match_id: str | None, seed: int, variant: Variant, 
         played = ", ".join(str(h) for h in sorted(hands)) or "none"
         raise click.BadParameter(f"match {chosen.get('match')!r} in {path} has no hand {hand - 1} to start after "
                                  f"(hands played: {played})", param_hint="--start-hand")
-    return tuple(before["score"]), tuple(before["bags"])  # type: ignore[return-value]
+    return tuple(before["score"]), tuple(before["bags"])
 
 
 def match_start(start_hand: int | None, start_score: str | None, start_bags: str | None, from_record: Path | None,

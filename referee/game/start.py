@@ -37,4 +37,4 @@ class MatchStart:
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> MatchStart:
-        return cls(int(data["hand"]), tuple(data["score"]), tuple(data["bags"]))  # type: ignore[arg-type]
+        return cls(int(data["hand"]), tuple(data["score"]), tuple(data["bags"]))

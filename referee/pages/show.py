@@ -44,10 +44,13 @@ class _Writer:
         names = replay.names
         self.width = max(len(n) for n in names)
 
-    def who(self, seat: int) -> str:
+    def who(self, seat: int | None) -> str:
+        if seat is None:  # a frame of the whole table (a deal, a trick's end), not of one seat
+            return "the table"
         return f"seat {seat} ({self.r.names[seat]})"
 
-    def sees(self, seat: int) -> bool:
+    def sees(self, seat: int | None) -> bool:
+        """Whether this page's viewer sees what ``seat`` sees (everyone, on the page of no seat)."""
         return self.seat is None or self.seat == seat
 
     def faults_at(self, index: int) -> None:
@@ -59,7 +62,7 @@ class _Writer:
                     self.lines.append(f"    the referee told it: {fa.told}")
 
     def draw_text(self, f: Frame) -> str:
-        if not self.sees(f.seat):  # type: ignore[arg-type]
+        if not self.sees(f.seat):
             return "drew"
         if f.action:
             return f"kept {CARD_NAMES[f.extra[0]]}, discarded {CARD_NAMES[f.extra[1]]}"
@@ -71,10 +74,10 @@ class _Writer:
         if f.kind == "bid":
             return f"bids {'Nil' if f.action == 0 else f.action}"
         if f.kind == "discard":
-            if self.sees(f.seat):  # type: ignore[arg-type]
+            if self.sees(f.seat):
                 return f"replaces {_cards(f.action)} with {_cards(f.extra)} from the discards"
             return f"replaces {len(f.action)} card(s) from the discards"
-        if self.sees(f.seat) or self.sees(f.extra):  # type: ignore[arg-type]
+        if self.sees(f.seat) or self.sees(f.extra):
             return f"passes {_cards(f.action)} to {self.who(f.extra)}"
         return f"passes {len(f.action)} cards to {self.who(f.extra)}"
 
@@ -109,7 +112,7 @@ class _Writer:
                 turn += 1
                 self.lines.append(f"    {turn:>2}. seat {f.seat}: {self.draw_text(f)}")
             elif f.kind in ("blind_nil", "bid", "discard", "pass"):
-                self.lines.append(f"  {self.who(f.seat)} {self.setup_text(f)}")  # type: ignore[arg-type]
+                self.lines.append(f"  {self.who(f.seat)} {self.setup_text(f)}")
             elif f.kind == "play":
                 if not shown_hands:
                     self.hands("at the first lead", r.frames[start + k - 1])

@@ -67,7 +67,7 @@ def request(st: State, request_id: int, time: dict[str, Any]) -> dict[str, Any]:
     elif phase is Phase.BID:
         msg["legal"] = legal_bids(st)
     elif phase is Phase.KEEP:
-        msg["card"] = CARD_NAMES[st.pending_card]  # type: ignore[index]
+        msg["card"] = _pending_name(st)
     elif phase is Phase.DISCARD:
         msg["max"] = st.pending_count
     elif phase is Phase.PASS:
@@ -75,6 +75,14 @@ def request(st: State, request_id: int, time: dict[str, Any]) -> dict[str, Any]:
         msg["to"] = st.pass_to
     msg["state"] = view
     return msg
+
+
+def _pending_name(st: State) -> str:
+    """The card a two-player drawer is looking at, in a ``keep`` request (the phase has one)."""
+    card = st.pending_card
+    if card is None:  # not a keep phase: a referee bug, never a bot's doing
+        raise ValueError(f"no card is pending in phase {st.phase.value!r}")
+    return CARD_NAMES[card]
 
 
 def event_messages(event: Event, nseats: int) -> list[tuple[int, dict[str, Any]]]:
@@ -163,7 +171,7 @@ class Encoder:
                 self._bids, self._bids_text = bids, scalars_json(bids)
             extra = ',"legal":' + self._bids_text
         elif phase is Phase.KEEP:
-            extra = ',"card":"' + CARD_NAMES[st.pending_card] + '"'  # type: ignore[index]
+            extra = ',"card":"' + _pending_name(st) + '"'
         elif phase is Phase.DISCARD:
             extra = ',"max":' + scalar_json(st.pending_count)
         elif phase is Phase.PASS:

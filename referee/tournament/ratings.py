@@ -152,6 +152,14 @@ class Estimate:
     low: float | None = None
     high: float | None = None
 
+    @property
+    def bound(self) -> float:
+        """A one-sided bound's finite end: ``low`` of a lower bound, ``high`` of an upper one."""
+        end = self.low if self.kind is Kind.LOWER_BOUND else self.high if self.kind is Kind.UPPER_BOUND else None
+        if end is None:
+            raise ValueError(f"not a one-sided bound: got {self!r}")
+        return end
+
     def to_dict(self) -> dict[str, Any]:
         """JSON-safe: infinities become None (``kind`` says which side is open)."""
         def finite(x: float | None) -> float | None:
@@ -302,7 +310,7 @@ class Pool:
                     games.append((n_eff, own * n_eff / p.games, placed[j]))
                 est = _one_sided(games, up)
                 self._estimates[i] = est
-                placed[i] = est.low if up else est.high  # type: ignore[assignment]
+                placed[i] = est.bound
                 left.remove(i)
                 progress = True
             if not progress:

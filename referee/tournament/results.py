@@ -41,7 +41,7 @@ import json
 import os
 import tempfile
 from pathlib import Path
-from typing import Any, Callable, Iterator, Mapping
+from typing import Any, Callable, Iterator, Literal, Mapping, overload
 
 import yaml
 
@@ -137,6 +137,12 @@ class ResultsFolder:
     def staging(self) -> Path:
         """Private logs of twin legs whose other leg is not finished yet."""
         return self.path / ".staging"
+
+    @overload
+    def secret(self, *, create: Literal[True]) -> bytes: ...
+
+    @overload
+    def secret(self, *, create: bool = False) -> bytes | None: ...
 
     def secret(self, *, create: bool = False) -> bytes | None:
         """The folder's secret; None when it has none and ``create`` is false.
@@ -470,7 +476,7 @@ class ResultsFolder:
         line that the next run repairs. Raises :class:`ResultsError` when the
         folder's secret cannot be read or made.
         """
-        signed = integrity.sign(self.secret(create=True), record)  # type: ignore[arg-type]
+        signed = integrity.sign(self.secret(create=True), record)
         data = (json.dumps(signed, separators=(",", ":")) + "\n").encode("utf-8")
         fd = os.open(self.matches_path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
         try:

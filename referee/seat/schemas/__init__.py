@@ -183,7 +183,7 @@ def validate_transcript(lines: Iterable[str]) -> int:
         if "raw" in entry and "msg" not in entry:
             raw = str(entry["raw"])
             shown = repr(raw if len(raw) <= 80 else raw[:80] + "...")
-            request = pending.get(entry.get("seat"))  # type: ignore[arg-type]
+            request = pending.get(entry.get("seat"))
             what = f"the answer to {request}" if request else "a bot line"
             raise MessageSchemaError(f"line {number} (seat {entry.get('seat')}, {entry.get('dir', 'in')}): {what} "
                                      f"is not a JSON object, so it matches no schema: got {shown}")
