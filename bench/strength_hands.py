@@ -5,7 +5,9 @@ plays real matches through the referee).
 
 Every deal is played as the first hand of a partnership match twice, the strong bot in
 seats 0 and 2 and then in seats 1 and 3, once per setting; the same deals serve every
-setting (common random numbers). Reported per setting: the strong side's mean net
+setting (common random numbers). ``--variant two-player`` plays two-player hands (the
+draw included) the same way, the strong bot in seat 0 and then in seat 1, under the
+default rules unless ``--rule`` says otherwise (partnership adds ``blind_nil=false``). Reported per setting: the strong side's mean net
 points per hand (its points minus the opponents'), contracts made, and the paired
 difference to the first setting with its standard error.
 
@@ -57,6 +59,54 @@ from bots.strong.sampler import Knowledge  # noqa: E402
 
 import heuristic_bot  # noqa: E402
 import spadesbot  # noqa: E402
+
+
+class Process:
+    """A bot program (e.g. the JavaScript heuristic bot) behind the arena's ``handle``
+    interface: every message goes to its stdin as a JSON line, a request's answer is the
+    next line of its stdout. For tuning against opponents that are not Python objects; the
+    strength figures still come from ``bench/strength.py`` and the referee."""
+
+    def __init__(self, command: list[str], timeout_s: float = 20.0) -> None:
+        import subprocess
+        self.command, self.timeout_s = command, timeout_s
+        self.proc = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
+                                     bufsize=1)
+
+    def handle(self, msg: dict) -> dict | None:
+        import select
+        assert self.proc.stdin is not None and self.proc.stdout is not None
+        self.proc.stdin.write(json.dumps(msg) + "\n")
+        self.proc.stdin.flush()
+        if "id" not in msg:
+            return None
+        ready, _, _ = select.select([self.proc.stdout], [], [], self.timeout_s)
+        line = self.proc.stdout.readline() if ready else ""
+        if not line:
+            self.close()
+            raise RuntimeError(f"{' '.join(self.command)}: no answer to {msg.get('type')!r} within "
+                               f"{self.timeout_s:.0f} s (exit code {self.proc.poll()})")
+        answer = json.loads(line)
+        return answer if isinstance(answer, dict) else None
+
+    def close(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.kill()
+        self.proc.wait()
+        for stream in (self.proc.stdin, self.proc.stdout):
+            if stream is not None:
+                stream.close()
+
+
+#: ``--opponent``: the bot the strong side plays (its command, run from the repository's root).
+OPPONENTS = {"heuristic": None, "heuristic-js": ["node", str(ROOT / "bots" / "js" / "heuristic_bot.js")]}
+#: The opponent of this process's hands (set by :func:`main` before any hand is played).
+OPPONENT = ["heuristic"]
+
+
+def opponent() -> "Heuristic | Process":
+    command = OPPONENTS[OPPONENT[0]]
+    return Heuristic() if command is None else Process(command)
 
 
 class Heuristic:
@@ -232,10 +282,29 @@ def _sim_optimism(value: str) -> None:
     evaluate.PARAMS["sim_optimism"]["4"] = float(value)
 
 
+def _sim_optimism2(value: str) -> None:
+    """The two-player bid correction: tricks moved from the bidder in each simulated hand
+    (shipped: 1.75)."""
+    evaluate.PARAMS["sim_optimism"]["2"] = float(value)
+
+
 def _match_equity(value: str) -> None:
     """1: value partnership hands by the match equity they leave (shipped); 0: by points."""
     from bots.strong import game
     game.MATCH_EQUITY = bool(int(value))
+
+
+def _match_equity2(value: str) -> None:
+    """1: value two-player hands by the match equity they leave too; 0: by points (shipped)."""
+    from bots.strong import game
+    game.MATCH_EQUITY_TWO_PLAYER = bool(int(value))
+
+
+def _match_spread2(value: str) -> None:
+    """The race model's spread of a two-player hand (shipped: 70 points)."""
+    from bots.strong import game
+    pace, _ = game.HAND_SPREAD["two_player"]
+    game.HAND_SPREAD["two_player"] = (pace, float(value))
 
 
 def _match_spread(value: str) -> None:
@@ -373,6 +442,12 @@ def _opponent_model(value: str) -> None:
     search.OPPONENT_MODEL = "" if value == "best" else value
 
 
+def _opponent_model2(value: str) -> None:
+    """Whether two-player's exact solves play the opponent by the model too (shipped: 0)."""
+    from bots.strong import search
+    search.OPPONENT_MODEL_TWO_PLAYER = bool(int(value))
+
+
 def _nil_shed(value: str) -> None:
     """The odds a live Nil is dealt a loser above the one it shed (1: not read)."""
     from bots.strong import inference
@@ -388,7 +463,7 @@ def _opp_blind_optimism(value: str) -> None:
 #: The tunables ``--set`` knows (each sets a module-level knob); ``budget`` is the strong
 #: bot's budget (``--budget`` by default).
 SETTINGS = {"window": _window, "first_window": _first_window, "borrow": _borrow, "bag_weight": _bag_weight,
-            "sim_optimism": _sim_optimism, "exact4": _exact4, "nil_min": _nil_min, "bid_samples": _bid_samples,
+            "sim_optimism": _sim_optimism, "sim_optimism2": _sim_optimism2, "exact4": _exact4, "nil_min": _nil_min, "bid_samples": _bid_samples,
             "set_window": _set_window, "match_equity": _match_equity,
             "match_edge": _match_edge, "match_spread": _match_spread, "bid_style4": _bid_style4,
             "read_play": _read_play, "nil_shed": _nil_shed, "oversample": _oversample,
@@ -399,7 +474,8 @@ SETTINGS = {"window": _window, "first_window": _first_window, "borrow": _borrow,
             "learned_seats": _learned_seats, "exact_mix": _exact_mix,
             "recursive": _recursive, "recursive_seats": _recursive_seats,
             "signal": _signal, "signal_eps": _signal_eps, "signal_read": _signal_read,
-            "opponent_model": _opponent_model}
+            "opponent_model": _opponent_model, "opponent_model2": _opponent_model2,
+            "match_equity2": _match_equity2, "match_spread2": _match_spread2}
 
 #: The shipped values of every knob, read once before the first setting moves any.
 _ORIGINAL: dict[str, Any] = {}
@@ -415,6 +491,7 @@ def _reset() -> None:
                          params=json.dumps(evaluate.PARAMS), bid_config=StrongBot._bid_config,
                          set_window=policy.SET_WINDOW, first_window=bidding.FIRST_BID_WINDOW,
                          window=bidding.BID_WINDOW, match_equity=game.MATCH_EQUITY,
+                         match_equity2=game.MATCH_EQUITY_TWO_PLAYER,
                          match_edge=game.MATCH_EDGE, bid_style4=bot.LEARN_PARTNERSHIP_BID_STYLE,
                          spread=dict(game.HAND_SPREAD), read_play=inference.PLAY_INFERENCE,
                          nil_shed=inference.NIL_SHED_WEIGHT, oversample=sampler.OVERSAMPLE,
@@ -423,6 +500,7 @@ def _reset() -> None:
                          partner_fact=inference.PARTNER_FACT_WEIGHT, partner_run=inference.PARTNER_RUN_WEIGHT,
                          learned=reading.LEARNED_READING, learned_seats=reading.LEARNED_SEATS,
                          exact_mix=search.EXACT_PLAYOUT_MIX, opponent_model=search.OPPONENT_MODEL,
+                         opponent_model2=search.OPPONENT_MODEL_TWO_PLAYER,
                          signal=(signals.SIGNAL_DISCARDS, signals.SIGNAL_EPS, signals.SIGNAL_READ_WEIGHT),
                          read_weights=(inference.LOW_FOLLOW_WEIGHT, inference.CHEAP_WIN_WEIGHT),
                          ask=Arena._ask, sample_deals=sampler.sample_deals)
@@ -435,6 +513,7 @@ def _reset() -> None:
     bidding.FIRST_BID_WINDOW = _ORIGINAL["first_window"]
     bidding.BID_WINDOW = _ORIGINAL["window"]
     game.MATCH_EQUITY = _ORIGINAL["match_equity"]
+    game.MATCH_EQUITY_TWO_PLAYER = _ORIGINAL["match_equity2"]
     game.MATCH_EDGE = _ORIGINAL["match_edge"]
     bot.LEARN_PARTNERSHIP_BID_STYLE = _ORIGINAL["bid_style4"]
     inference.PLAY_INFERENCE = _ORIGINAL["read_play"]
@@ -449,6 +528,7 @@ def _reset() -> None:
     reading.LEARNED_SEATS = _ORIGINAL["learned_seats"]
     search.EXACT_PLAYOUT_MIX = _ORIGINAL["exact_mix"]
     search.OPPONENT_MODEL = _ORIGINAL["opponent_model"]
+    search.OPPONENT_MODEL_TWO_PLAYER = _ORIGINAL["opponent_model2"]
     signals.SIGNAL_DISCARDS, signals.SIGNAL_EPS, signals.SIGNAL_READ_WEIGHT = _ORIGINAL["signal"]
     inference.LOW_FOLLOW_WEIGHT, inference.CHEAP_WIN_WEIGHT = _ORIGINAL["read_weights"]
     Arena._ask = _ORIGINAL["ask"]  # type: ignore[method-assign]
@@ -489,10 +569,17 @@ def strong_seat(budget: Budget, seed: int) -> StrongBot | Hybrid:
     return Hybrid(bot, frozenset(BORROWED)) if BORROWED else bot
 
 
-def table(budget: Budget, deal: int, leg: int) -> list[StrongBot | Hybrid | Heuristic]:
-    """The four seats of deal ``deal``: the strong pair on side ``leg`` (each seeded by the
-    deal and its seat), the heuristic pair on the other."""
-    return [strong_seat(budget, deal * 4 + s) if s % 2 == leg else Heuristic() for s in range(4)]
+def table(budget: Budget, deal: int, leg: int, seats: int = 4) -> list[StrongBot | Hybrid | Heuristic | Process]:
+    """The ``seats`` seats (4 or 2) of deal ``deal``: the strong side on side ``leg`` (each
+    seat seeded by the deal and its seat), the opponent (``--opponent``) on the other."""
+    return [strong_seat(budget, deal * 4 + s) if s % 2 == leg else opponent() for s in range(seats)]
+
+
+def close(players: list[StrongBot | Hybrid | Heuristic | Process]) -> None:
+    """End the opponents' processes, if any."""
+    for p in players:
+        if isinstance(p, Process):
+            p.close()
 
 
 def rules_of(rule_args: list[str]) -> RuleSet:
@@ -502,7 +589,7 @@ def rules_of(rule_args: list[str]) -> RuleSet:
 
 
 def play(deal: int, leg: int, budget: Budget, rules: RuleSet, bag_cost: float = 0.0,
-         score: tuple[int, int] = (0, 0)) -> tuple[float, int, int, int, int, int]:
+         score: tuple[int, int] = (0, 0), seats: int = 4) -> tuple[float, int, int, int, int, int]:
     """Net points of the strong side in the first hand of deal ``deal`` (less ``bag_cost``
     for every bag it carries over, plus as much for every bag the opponents carry),
     played from ``score`` (the strong side's points, the opponents'); contracts
@@ -510,24 +597,40 @@ def play(deal: int, leg: int, budget: Budget, rules: RuleSet, bag_cost: float = 
     the strong side, -1 lost, 0 not ended."""
     start = [0, 0]
     start[leg], start[1 - leg] = score
-    h = Arena(table(budget, deal, leg), rules, seed=deal).play_match(hands=1, score=start).hands[0]
+    players = table(budget, deal, leg, seats)
+    try:
+        h = Arena(players, rules, seed=deal).play_match(hands=1, score=start).hands[0]
+    finally:
+        close(players)
     side = leg
-    ss = (side, side + 2)
+    ss = [s for s in range(seats) if s % 2 == side]
     contract = sum(h.bids[s] for s in ss if h.bids[s])
     took = sum(h.tricks[s] for s in ss if h.bids[s])
     net = h.points[side] - h.points[1 - side] - bag_cost * (h.bags[side] - h.bags[1 - side])
-    blind = [s for s in (1 - side, 3 - side) if h.blind[s] and h.bids[s] == 0]
+    blind = [s for s in range(seats) if s % 2 != side and h.blind[s] and h.bids[s] == 0]
     winner = match_winner(rules, h.score, 1)
     return (net, int(bool(contract) and took >= contract), int(bool(contract)),
             sum(h.tricks[s] == 0 for s in blind), len(blind), 0 if winner is None else (1 if winner == side else -1))
 
 
-Task = tuple[str, str, list[str], int, int, float, tuple[int, int]]
+Task = tuple[str, str, list[str], int, int, float, tuple[int, int], int, str]
+
+#: ``--variant``: the seats at the table.
+SEATS = {"partnership": 4, "two-player": 2}
+
+
+def rule_args_of(variant: str, given: list[str]) -> list[str]:
+    """The rule options of a run: partnership hands are played without Blind Nil unless a
+    ``--rule`` says otherwise (as before ``--variant`` existed); two-player under the
+    default rules."""
+    return (["blind_nil=false"] if SEATS[variant] == 4 else []) + given
 
 
 def _job(task: Task) -> tuple[str, int, int, tuple[float, int, int, int, int, int]]:
-    setting, budget, rule_args, deal, leg, bag_cost, score = task
-    return setting, deal, leg, play(deal, leg, apply(setting, budget), rules_of(rule_args), bag_cost, score)
+    setting, budget, rule_args, deal, leg, bag_cost, score, seats, against = task
+    OPPONENT[0] = against
+    return setting, deal, leg, play(deal, leg, apply(setting, budget), rules_of(rule_args), bag_cost, score,
+                                    seats)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -537,7 +640,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--set", action="append", default=[], dest="settings", metavar="KEY=VALUE[,...]",
                         help="one setting to measure (repeatable; the first is the reference)")
     parser.add_argument("--budget", default="16samples")
-    parser.add_argument("--rule", action="append", default=["blind_nil=false"], metavar="KEY=VALUE")
+    parser.add_argument("--variant", choices=sorted(SEATS), default="partnership")
+    parser.add_argument("--opponent", choices=sorted(OPPONENTS), default="heuristic")
+    parser.add_argument("--rule", action="append", default=[], metavar="KEY=VALUE",
+                        help="a rule option (repeatable); partnership adds blind_nil=false first")
     parser.add_argument("--bag-cost", type=float, default=0.0,
                         help="points charged per bag carried over (a single hand's bags cost nothing "
                              "otherwise; 10 = the default rules' penalty spread over its 10 bags)")
@@ -559,8 +665,11 @@ def main(argv: list[str] | None = None) -> int:
         except ValueError:
             parser.error(f"--score takes MINE:THEIRS, two whole numbers, got: {args.score!r}")
         score = (mine, theirs)
-    tasks: list[Task] = [(st, args.budget, args.rule, d, leg, args.bag_cost, score) for st in settings
-             for d in range(args.first_deal, args.first_deal + args.deals) for leg in (0, 1)]
+    rule_args = rule_args_of(args.variant, args.rule)
+    tasks: list[Task] = [(st, args.budget, rule_args, d, leg, args.bag_cost, score, SEATS[args.variant],
+                          args.opponent)
+                         for st in settings for d in range(args.first_deal, args.first_deal + args.deals)
+                         for leg in (0, 1)]
     for st in settings:
         apply(st, args.budget)  # a bad setting fails before any hand is played
     rows: dict[str, dict[tuple[int, int], tuple[float, int, int, int, int, int]]] = {st: {} for st in settings}

@@ -6,8 +6,8 @@ tuning tool, like ``bench/strength_hands.py``; the strength figures come from
 ``strength_hands.py`` compares settings on single hands, by points. A change that plays
 for the match rather than for points (how much risk to take when ahead or behind, near
 the end or not) can only be seen over whole matches: this script plays every match seed
-twice, the strong pair in seats 0 and 2 and then in seats 1 and 3, once per setting, to
-the target, and reports per setting the matches won, the mean final margin, the CPU the
+twice, the strong pair in seats 0 and 2 and then in seats 1 and 3 (``--variant
+two-player``: the strong bot in seat 0, then in seat 1), once per setting, to the target, and reports per setting the matches won, the mean final margin, the CPU the
 matches took, and the paired difference in win rate to the first setting (the same
 seeds and seatings) with its standard error.
 
@@ -37,18 +37,24 @@ import strength_hands as hands  # noqa: E402
 from bots.strong.arena import Arena  # noqa: E402
 
 
-def play(setting: str, budget: str, rule_args: list[str], seed: int, leg: int) -> dict:
-    """One whole match of match seed ``seed``, the strong pair (``setting``) on side
-    ``leg``: whether it won, the final margin on its side, the CPU it took."""
-    seats = hands.table(hands.apply(setting, budget), seed, leg)
+def play(setting: str, budget: str, rule_args: list[str], seed: int, leg: int, n: int = 4,
+         against: str = "heuristic") -> dict:
+    """One whole match of match seed ``seed`` at a table of ``n`` seats, the strong side
+    (``setting``) on side ``leg`` against ``against``: whether it won, the final margin on
+    its side, the CPU this process took."""
+    hands.OPPONENT[0] = against
+    seats = hands.table(hands.apply(setting, budget), seed, leg, n)
     c0 = time.process_time()
-    result = Arena(seats, hands.rules_of(rule_args), seed=seed).play_match()
+    try:
+        result = Arena(seats, hands.rules_of(rule_args), seed=seed).play_match()
+    finally:
+        hands.close(seats)
     return {"setting": setting, "seed": seed, "leg": leg, "win": int(result.winner == leg),
             "margin": result.score[leg] - result.score[1 - leg], "hands": len(result.hands),
             "cpu": round(time.process_time() - c0, 3)}
 
 
-def _job(task: tuple[str, str, list[str], int, int]) -> dict:
+def _job(task: tuple[str, str, list[str], int, int, int, str]) -> dict:
     return play(*task)
 
 
@@ -81,6 +87,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--set", action="append", default=[], dest="settings", metavar="KEY=VALUE[,...]",
                         help="one setting to measure (repeatable; the first is the reference)")
     parser.add_argument("--budget", default="32samples,exact=16,bid=32")
+    parser.add_argument("--variant", choices=sorted(hands.SEATS), default="partnership")
+    parser.add_argument("--opponent", choices=sorted(hands.OPPONENTS), default="heuristic")
     parser.add_argument("--rule", action="append", default=[], metavar="KEY=VALUE",
                         help="a rule option (repeatable), e.g. blind_nil=false; none: the default rules")
     parser.add_argument("--jobs", type=int, default=1, help="matches at once (processes)")
@@ -90,7 +98,8 @@ def main(argv: list[str] | None = None) -> int:
     for st in settings:
         hands.apply(st, args.budget)  # a bad setting fails before any match is played
     hands.apply("base", args.budget)
-    tasks = [(st, args.budget, args.rule, seed, leg) for seed in range(args.first_seed, args.first_seed + args.seeds)
+    n = hands.SEATS[args.variant]
+    tasks = [(st, args.budget, args.rule, seed, leg, n, args.opponent) for seed in range(args.first_seed, args.first_seed + args.seeds)
              for leg in (0, 1) for st in settings]
     if args.jobs > 1:
         import multiprocessing

@@ -46,6 +46,16 @@ EXACT_PLAYOUT_MIX = 0.0
 #: (inference.enabled: partnership without a free Blind Nil); +2.1 +- 0.7 points a hand
 #: there over the best reply, 3,600 side-hands (docs/benchmarks.md).
 OPPONENT_MODEL = "policy"
+#: Whether two-player's exact solves use :data:`OPPONENT_MODEL` too (two-player reads no
+#: play, so the gate above leaves it out; measured on its own, docs/benchmarks.md).
+OPPONENT_MODEL_TWO_PLAYER = False
+
+
+def models_opponents(rules: RuleSet, n: int) -> bool:
+    """Whether this table's exact solves play the opponents by :data:`OPPONENT_MODEL`."""
+    if not OPPONENT_MODEL:
+        return False
+    return OPPONENT_MODEL_TWO_PLAYER if n == 2 else inference.enabled(rules, n)
 
 
 @dataclasses.dataclass
@@ -176,8 +186,7 @@ def decide_play(view: View, rules: RuleSet, legal: int, cfg: SearchConfig,
     stop = False
     differed = False  # some sample valued the candidates differently
     inner = _inner_decision(rules, cfg, rng) if exact and cfg.recursive else None
-    reply = policy_reply(bids, n, OPPONENT_MODEL == "policy") \
-        if OPPONENT_MODEL and inference.enabled(rules, n) else None
+    reply = policy_reply(bids, n, OPPONENT_MODEL == "policy") if models_opponents(rules, n) else None
     while count < target and not stop:
         if expired(deadline):
             break

@@ -97,6 +97,26 @@ def test_a_tiny_run_plays_both_legs_of_every_deal_and_saves_them(tmp_path: Path,
     assert printed[1].startswith("bid_samples=3")
 
 
+def test_a_two_player_run_plays_one_strong_seat_a_side_under_the_default_rules(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert hands.rule_args_of("two-player", []) == []
+    assert hands.rule_args_of("partnership", ["blind_nil_behind=100"]) == ["blind_nil=false", "blind_nil_behind=100"]
+    seats = hands.table(Budget(samples=2), 3, 1, 2)
+    assert [type(s).__name__ for s in seats] == ["Heuristic", "StrongBot"]
+    out = tmp_path / "two.jsonl"
+    assert hands.main(["--variant", "two-player", "--deals", "1", "--budget", "2samples", "--set", "base",
+                       "--set", "opponent_model2=1", "--save", str(out)]) == 0
+    rows = [json.loads(line) for line in out.read_text().splitlines()]
+    assert sorted((r["setting"], r["leg"]) for r in rows) == [("base", 0), ("base", 1),
+                                                             ("opponent_model2=1", 0), ("opponent_model2=1", 1)]
+    # One contract a side (no partner), the draw played first: a whole two-player hand.
+    assert all(r["bid"] in (0, 1) and r["made"] <= r["bid"] for r in rows)
+    assert hands.apply("opponent_model2=1", "2samples") and search.OPPONENT_MODEL_TWO_PLAYER is True
+    assert hands.apply("base", "2samples") and search.OPPONENT_MODEL_TWO_PLAYER is False
+    printed = capsys.readouterr().out.splitlines()
+    assert printed[0].startswith("base") and "hands    2" in printed[0]
+
+
 def test_a_borrowed_bid_is_the_heuristic_bots_on_the_same_messages() -> None:
     # borrow=bid: the strong side's bids come from a heuristic bot that saw the same
     # messages, so they are what two heuristic seats bid on these cards.

@@ -47,3 +47,38 @@ def test_an_unknown_setting_is_refused_before_any_match(tmp_path: Path) -> None:
     with pytest.raises(SystemExit) as err:
         matches.main(["--seeds", "1", "--set", "base", "--set", "match_edge=5,nonsense=2"])
     assert "unknown setting 'nonsense'" in str(err.value)
+
+
+def test_two_player_whole_matches_against_the_javascript_bot_leave_no_process(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    import os
+    import shutil
+    if shutil.which("node") is None:
+        pytest.skip("node is not installed: the JavaScript heuristic bot needs Node.js 20 or later")
+    before = set(os.listdir("/proc"))
+    out = tmp_path / "js.jsonl"
+    assert matches.main(["--variant", "two-player", "--opponent", "heuristic-js", "--seeds", "1",
+                         "--first-seed", "3", "--budget", "2samples", "--rule", "target=150",
+                         "--set", "base", "--save", str(out)]) == 0
+    rows = [json.loads(line) for line in out.read_text().splitlines()]
+    assert sorted(r["leg"] for r in rows) == [0, 1]
+    assert all(r["hands"] >= 2 and r["win"] in (0, 1) for r in rows)
+    # Every opponent process of every hand was ended and reaped.
+    def command_of(pid: str) -> bytes:
+        try:
+            return Path(f"/proc/{pid}/cmdline").read_bytes()
+        except OSError:  # ended since the listing
+            return b""
+    left = [pid for pid in set(os.listdir("/proc")) - before if pid.isdigit()
+            and b"heuristic_bot.js" in command_of(pid)]
+    assert not left
+    assert capsys.readouterr().out.startswith("base")
+
+
+def test_an_opponent_that_stops_answering_is_named() -> None:
+    import sys
+    hands = matches.hands
+    quiet = hands.Process([sys.executable, "-c", "import time; time.sleep(30)"], timeout_s=0.5)
+    with pytest.raises(RuntimeError, match=r"-c import time.*no answer to 'hello' within 0 s"):
+        quiet.handle({"type": "hello", "id": 0})
+    assert quiet.proc.poll() is not None  # killed and reaped, not left running

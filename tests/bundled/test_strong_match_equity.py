@@ -5,6 +5,8 @@ ahead and risk-seeking behind. Two-player hands keep their points."""
 
 from __future__ import annotations
 
+import math
+
 import pytest
 
 from bots.strong import game
@@ -92,3 +94,28 @@ def test_with_match_equity_off_in_two_player_or_with_free_blind_nil_hands_are_va
     assert default.value(tricks) == pytest.approx(71 - 50 - default.ctx.bag_weight() * 1)
     behind = Objective(MatchContext(RuleSet(blind_nil_behind=100), 4, 0, (210, 180), (3, 9), 6), bids, [False] * 4)
     assert behind.value(tricks) != pytest.approx(71 - 50 - behind.ctx.bag_weight() * 1)
+
+
+def test_two_player_plays_for_the_match_only_with_its_own_switch_and_its_own_race() -> None:
+    # Off as shipped: points (above). On: the equity of the score left, with two-player's
+    # pace and spread (default rules: Blind Nil is free there, yet the two-player entry
+    # is used, not the partnership one).
+    rules = RuleSet()
+    assert game.plays_for_the_match(rules, 2) is False and game.plays_for_the_match(RULES, 4) is True
+    try:
+        game.MATCH_EQUITY_TWO_PLAYER = True
+        assert game.plays_for_the_match(rules, 2) is True
+        assert game.plays_for_the_match(rules, 4) is False  # partnership's own rule is untouched
+        two = Objective(MatchContext(rules, 2, 0, (210, 180), (0, 0), 6), [4, 5], [False] * 2)
+        points, bags_after = score_hand(rules, 2, [4, 5], [False] * 2, (5, 8), (0, 0))
+        lam = two.ctx.bag_weight()
+        mine, theirs = 210 + points[0] - lam * bags_after[0], 180 + points[1] - lam * bags_after[1]
+        want = MATCH_WIN_VALUE * (2 * match_equity(rules, mine, theirs, 6, 2) - 1)
+        assert two.value((5, 8)) == pytest.approx(want)
+        pace, spread = game.HAND_SPREAD["two_player"]
+        assert match_equity(rules, 300, 200, 6, 2) != match_equity(rules, 300, 200, 6, 4)
+        left = (500 - 300) / pace
+        z = 100 / (spread * left ** 0.5)
+        assert match_equity(rules, 300, 200, 6, 2) == pytest.approx(0.5 * (1 + math.erf(z / 2 ** 0.5)))
+    finally:
+        game.MATCH_EQUITY_TWO_PLAYER = False

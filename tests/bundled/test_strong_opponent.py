@@ -108,9 +108,20 @@ def test_the_model_is_asked_only_for_the_other_sides_turns_with_the_trick_so_far
 
 @pytest.fixture
 def modelled() -> Iterator[None]:
-    saved = search.OPPONENT_MODEL
+    saved = search.OPPONENT_MODEL, search.OPPONENT_MODEL_TWO_PLAYER
     yield
-    search.OPPONENT_MODEL = saved
+    search.OPPONENT_MODEL, search.OPPONENT_MODEL_TWO_PLAYER = saved
+
+
+def test_two_player_models_the_opponent_only_when_its_own_switch_is_on(modelled: None) -> None:
+    # Two-player reads no play, so the partnership gate never turns the model on there;
+    # its own switch does, and only while a model is chosen at all.
+    for model, two, want2 in (("policy", False, False), ("policy", True, True), ("", True, False)):
+        search.OPPONENT_MODEL, search.OPPONENT_MODEL_TWO_PLAYER = model, two
+        assert search.models_opponents(RuleSet(), 2) is want2, (model, two)
+        # Partnership is untouched by the two-player switch.
+        assert search.models_opponents(RuleSet(blind_nil=False), 4) is bool(model)
+        assert search.models_opponents(RuleSet(), 4) is False
 
 
 def test_the_search_uses_the_model_only_when_set_and_where_the_play_is_read(
