@@ -7,9 +7,11 @@ Every deal is played as the first hand of a partnership match twice, the strong 
 seats 0 and 2 and then in seats 1 and 3, once per setting; the same deals serve every
 setting (common random numbers). ``--variant two-player`` plays two-player hands (the
 draw included) the same way, the strong bot in seat 0 and then in seat 1, under the
-default rules unless ``--rule`` says otherwise (partnership adds ``blind_nil=false``). Reported per setting: the strong side's mean net
-points per hand (its points minus the opponents'), contracts made, and the paired
-difference to the first setting with its standard error.
+default rules unless ``--rule`` says otherwise (partnership adds ``blind_nil=false``).
+``--opponent heuristic-js`` plays the JavaScript heuristic bot instead of the Python one.
+Reported per setting: the strong side's mean net points per hand (its points minus the
+opponents'), contracts made, and the paired difference to the first setting with its
+standard error.
 
     python3 bench/strength_hands.py --deals 40 --set sim_optimism=0.25 --set sim_optimism=1.0
     python3 bench/strength_hands.py --deals 60 --budget 32samples --jobs 2 \
@@ -63,50 +65,52 @@ import spadesbot  # noqa: E402
 
 class Process:
     """A bot program (e.g. the JavaScript heuristic bot) behind the arena's ``handle``
-    interface: every message goes to its stdin as a JSON line, a request's answer is the
-    next line of its stdout. For tuning against opponents that are not Python objects; the
-    strength figures still come from ``bench/strength.py`` and the referee."""
+    interface, through the referee's seat interface and sandbox
+    (:class:`referee.seat.botprocess.BotProcess`): every message goes to it as a JSON line,
+    a request's answer is its next line. For tuning against opponents that are not Python
+    objects; the strength figures still come from ``bench/strength.py`` and the referee."""
 
-    def __init__(self, command: list[str], timeout_s: float = 20.0) -> None:
-        import subprocess
+    def __init__(self, command: list[str], cwd: Path = ROOT, timeout_s: float = 20.0) -> None:
+        from referee.seat.botprocess import BotProcess
+        from referee.seat.sandbox import SandboxSpec
         self.command, self.timeout_s = command, timeout_s
-        self.proc = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
-                                     bufsize=1)
+        self.bot = BotProcess(command, name=command[-1], cwd=cwd, sandbox=SandboxSpec())
+        self.bot.start()
 
     def handle(self, msg: dict) -> dict | None:
-        import select
-        assert self.proc.stdin is not None and self.proc.stdout is not None
-        self.proc.stdin.write(json.dumps(msg) + "\n")
-        self.proc.stdin.flush()
-        if "id" not in msg:
-            return None
-        ready, _, _ = select.select([self.proc.stdout], [], [], self.timeout_s)
-        line = self.proc.stdout.readline() if ready else ""
-        if not line:
+        from referee.seat.faults import SeatFault
+        line = json.dumps(msg, separators=(",", ":"))
+        try:
+            if "id" not in msg:
+                self.bot.send(line)
+                return None
+            answer, _ = self.bot.request(line, self.timeout_s)
+        except SeatFault as fault:
             self.close()
             raise RuntimeError(f"{' '.join(self.command)}: no answer to {msg.get('type')!r} within "
-                               f"{self.timeout_s:.0f} s (exit code {self.proc.poll()})")
-        answer = json.loads(line)
-        return answer if isinstance(answer, dict) else None
+                               f"{self.timeout_s:.0f} s ({fault})") from None
+        try:
+            data = json.loads(answer)
+        except ValueError:
+            self.close()
+            raise RuntimeError(f"{' '.join(self.command)}: answered {msg.get('type')!r} with a line that is not "
+                               f"JSON, got: {answer[:80]!r}") from None
+        return data if isinstance(data, dict) else None
 
     def close(self) -> None:
-        if self.proc.poll() is None:
-            self.proc.kill()
-        self.proc.wait()
-        for stream in (self.proc.stdin, self.proc.stdout):
-            if stream is not None:
-                stream.close()
+        self.bot.close()
 
 
-#: ``--opponent``: the bot the strong side plays (its command, run from the repository's root).
-OPPONENTS = {"heuristic": None, "heuristic-js": ["node", str(ROOT / "bots" / "js" / "heuristic_bot.js")]}
-#: The opponent of this process's hands (set by :func:`main` before any hand is played).
-OPPONENT = ["heuristic"]
+#: ``--opponent``: the bot the strong side plays (its command, run from its own folder);
+#: None: the Python heuristic bot in process.
+OPPONENTS: dict[str, tuple[list[str], Path] | None] = {
+    "heuristic": None, "heuristic-js": (["node", "heuristic_bot.js"], ROOT / "bots" / "js")}
 
 
-def opponent() -> "Heuristic | Process":
-    command = OPPONENTS[OPPONENT[0]]
-    return Heuristic() if command is None else Process(command)
+def opponent(name: str) -> "Heuristic | Process":
+    """A fresh opponent seat named by ``--opponent``."""
+    spec = OPPONENTS[name]
+    return Heuristic() if spec is None else Process(*spec)
 
 
 class Heuristic:
@@ -463,7 +467,8 @@ def _opp_blind_optimism(value: str) -> None:
 #: The tunables ``--set`` knows (each sets a module-level knob); ``budget`` is the strong
 #: bot's budget (``--budget`` by default).
 SETTINGS = {"window": _window, "first_window": _first_window, "borrow": _borrow, "bag_weight": _bag_weight,
-            "sim_optimism": _sim_optimism, "sim_optimism2": _sim_optimism2, "exact4": _exact4, "nil_min": _nil_min, "bid_samples": _bid_samples,
+            "sim_optimism": _sim_optimism, "sim_optimism2": _sim_optimism2, "exact4": _exact4, "nil_min": _nil_min,
+            "bid_samples": _bid_samples,
             "set_window": _set_window, "match_equity": _match_equity,
             "match_edge": _match_edge, "match_spread": _match_spread, "bid_style4": _bid_style4,
             "read_play": _read_play, "nil_shed": _nil_shed, "oversample": _oversample,
@@ -569,10 +574,11 @@ def strong_seat(budget: Budget, seed: int) -> StrongBot | Hybrid:
     return Hybrid(bot, frozenset(BORROWED)) if BORROWED else bot
 
 
-def table(budget: Budget, deal: int, leg: int, seats: int = 4) -> list[StrongBot | Hybrid | Heuristic | Process]:
+def table(budget: Budget, deal: int, leg: int, seats: int = 4,
+          against: str = "heuristic") -> list[StrongBot | Hybrid | Heuristic | Process]:
     """The ``seats`` seats (4 or 2) of deal ``deal``: the strong side on side ``leg`` (each
-    seat seeded by the deal and its seat), the opponent (``--opponent``) on the other."""
-    return [strong_seat(budget, deal * 4 + s) if s % 2 == leg else opponent() for s in range(seats)]
+    seat seeded by the deal and its seat), the opponent ``against`` on the other."""
+    return [strong_seat(budget, deal * 4 + s) if s % 2 == leg else opponent(against) for s in range(seats)]
 
 
 def close(players: list[StrongBot | Hybrid | Heuristic | Process]) -> None:
@@ -589,7 +595,8 @@ def rules_of(rule_args: list[str]) -> RuleSet:
 
 
 def play(deal: int, leg: int, budget: Budget, rules: RuleSet, bag_cost: float = 0.0,
-         score: tuple[int, int] = (0, 0), seats: int = 4) -> tuple[float, int, int, int, int, int]:
+         score: tuple[int, int] = (0, 0), seats: int = 4,
+         against: str = "heuristic") -> tuple[float, int, int, int, int, int]:
     """Net points of the strong side in the first hand of deal ``deal`` (less ``bag_cost``
     for every bag it carries over, plus as much for every bag the opponents carry),
     played from ``score`` (the strong side's points, the opponents'); contracts
@@ -597,7 +604,7 @@ def play(deal: int, leg: int, budget: Budget, rules: RuleSet, bag_cost: float = 
     the strong side, -1 lost, 0 not ended."""
     start = [0, 0]
     start[leg], start[1 - leg] = score
-    players = table(budget, deal, leg, seats)
+    players = table(budget, deal, leg, seats, against)
     try:
         h = Arena(players, rules, seed=deal).play_match(hands=1, score=start).hands[0]
     finally:
@@ -628,9 +635,8 @@ def rule_args_of(variant: str, given: list[str]) -> list[str]:
 
 def _job(task: Task) -> tuple[str, int, int, tuple[float, int, int, int, int, int]]:
     setting, budget, rule_args, deal, leg, bag_cost, score, seats, against = task
-    OPPONENT[0] = against
     return setting, deal, leg, play(deal, leg, apply(setting, budget), rules_of(rule_args), bag_cost, score,
-                                    seats)
+                                    seats, against)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -7,9 +7,10 @@ tuning tool, like ``bench/strength_hands.py``; the strength figures come from
 for the match rather than for points (how much risk to take when ahead or behind, near
 the end or not) can only be seen over whole matches: this script plays every match seed
 twice, the strong pair in seats 0 and 2 and then in seats 1 and 3 (``--variant
-two-player``: the strong bot in seat 0, then in seat 1), once per setting, to the target, and reports per setting the matches won, the mean final margin, the CPU the
-matches took, and the paired difference in win rate to the first setting (the same
-seeds and seatings) with its standard error.
+two-player``: the strong bot in seat 0, then in seat 1), once per setting, to the target,
+and reports per setting the matches won, the mean final margin, the CPU the matches took,
+and the paired difference in win rate to the first setting (the same seeds and seatings)
+with its standard error.
 
     python3 bench/strength_matches.py --seeds 100 --jobs 2 --rule blind_nil=false --set match_equity=0 --set base
     python3 bench/strength_matches.py --seeds 60 --rule blind_nil_behind=100 --set base --set sim_optimism=0.5
@@ -42,8 +43,7 @@ def play(setting: str, budget: str, rule_args: list[str], seed: int, leg: int, n
     """One whole match of match seed ``seed`` at a table of ``n`` seats, the strong side
     (``setting``) on side ``leg`` against ``against``: whether it won, the final margin on
     its side, the CPU this process took."""
-    hands.OPPONENT[0] = against
-    seats = hands.table(hands.apply(setting, budget), seed, leg, n)
+    seats = hands.table(hands.apply(setting, budget), seed, leg, n, against)
     c0 = time.process_time()
     try:
         result = Arena(seats, hands.rules_of(rule_args), seed=seed).play_match()
@@ -99,8 +99,8 @@ def main(argv: list[str] | None = None) -> int:
         hands.apply(st, args.budget)  # a bad setting fails before any match is played
     hands.apply("base", args.budget)
     n = hands.SEATS[args.variant]
-    tasks = [(st, args.budget, args.rule, seed, leg, n, args.opponent) for seed in range(args.first_seed, args.first_seed + args.seeds)
-             for leg in (0, 1) for st in settings]
+    tasks = [(st, args.budget, args.rule, seed, leg, n, args.opponent)
+             for seed in range(args.first_seed, args.first_seed + args.seeds) for leg in (0, 1) for st in settings]
     if args.jobs > 1:
         import multiprocessing
         with multiprocessing.get_context("fork").Pool(args.jobs) as pool:

@@ -45,7 +45,7 @@ class _Writer:
         self.width = max(len(n) for n in names)
 
     def who(self, seat: int | None) -> str:
-        if seat is None:  # a frame of the whole table (a deal, a trick's end), not of one seat
+        if seat is None:  # Frame.seat may be None; the seat frames this names always have one
             return "the table"
         return f"seat {seat} ({self.r.names[seat]})"
 

@@ -81,4 +81,4 @@ def test_an_opponent_that_stops_answering_is_named() -> None:
     quiet = hands.Process([sys.executable, "-c", "import time; time.sleep(30)"], timeout_s=0.5)
     with pytest.raises(RuntimeError, match=r"-c import time.*no answer to 'hello' within 0 s"):
         quiet.handle({"type": "hello", "id": 0})
-    assert quiet.proc.poll() is not None  # killed and reaped, not left running
+    assert quiet.bot.returncode is not None  # killed and reaped, not left running
