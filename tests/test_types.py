@@ -10,13 +10,23 @@ script that still calls a function the package no longer has.
 
 The house style is typed code (dataclasses, enums, hints on every public function);
 this keeps it so. A ``# type: ignore`` that mypy no longer needs is an error too
-(``--warn-unused-ignores``): a stale one would silence the next real error on its line. The check runs mypy's own API in-process, with its cache in a
+(``--warn-unused-ignores``): a stale one would silence the next real error on its line. The check runs mypy with its cache in a
 temporary folder so that the result never depends on an earlier run.
+
+mypy runs in a child process, not through ``mypy.api`` in the test's own process: a run
+over ``referee/`` leaves about 1.8 million objects alive and as many in reference cycles
+in the process that ran it. In a pytest-xdist worker that made every later garbage
+collection slow, and the collections pytest forces at the worker's shutdown took longer
+than the 5 s xdist waits for a worker to finish, so it interrupted the worker and the run
+ended with a ``KeyboardInterrupt`` traceback after its summary.
 """
 
 from __future__ import annotations
 
+import importlib.util
 import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -29,10 +39,14 @@ SEARCH_PATH = {"bench": [ROOT, ROOT / "bots", ROOT / "tests" / "tournament"]}
 
 
 @pytest.mark.parametrize("folder", ["referee", "bots", "bench"])
-def test_mypy_finds_no_error(folder: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    api = pytest.importorskip("mypy.api", reason="mypy is not installed (pip install -e '.[test]')")
+def test_mypy_finds_no_error(folder: str, tmp_path: Path) -> None:
+    if importlib.util.find_spec("mypy") is None:
+        pytest.skip("mypy is not installed (pip install -e '.[test]')")
+    env = dict(os.environ)
+    env.pop("MYPYPATH", None)
     if folder in SEARCH_PATH:
-        monkeypatch.setenv("MYPYPATH", os.pathsep.join(str(p) for p in SEARCH_PATH[folder]))
-    out, err, status = api.run([str(ROOT / folder), "--cache-dir", str(tmp_path / "cache"),
-                                "--no-error-summary", "--show-error-codes", "--warn-unused-ignores"])
-    assert status == 0, f"mypy found type errors in {folder}/:\n{out}{err}"
+        env["MYPYPATH"] = os.pathsep.join(str(p) for p in SEARCH_PATH[folder])
+    run = subprocess.run([sys.executable, "-m", "mypy", str(ROOT / folder), "--cache-dir", str(tmp_path / "cache"),
+                          "--no-error-summary", "--show-error-codes", "--warn-unused-ignores"],
+                         capture_output=True, text=True, cwd=ROOT, env=env, timeout=600)
+    assert run.returncode == 0, f"mypy found type errors in {folder}/ (exit {run.returncode}):\n{run.stdout}{run.stderr}"
