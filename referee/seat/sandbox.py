@@ -481,13 +481,8 @@ class Confinement:
         cap = self.spec.limits.file_mb << 20
         for fd in self._scratch_fds:
             try:
-                for _, _, files, dfd in os.fwalk(dir_fd=fd):
-                    for name in files:
-                        try:
-                            if os.stat(name, dir_fd=dfd, follow_symlinks=False).st_size >= cap:
-                                return Limit.FILE_SIZE
-                        except OSError:
-                            continue
+                if self._big_file_on_mount(fd, cap):
+                    return Limit.FILE_SIZE
                 fs = os.fstatvfs(fd)
                 if fs.f_bavail == 0:
                     return Limit.SCRATCH
@@ -496,6 +491,32 @@ class Confinement:
         if self._open_files_hit(stderr_tail):
             return Limit.OPEN_FILES
         return None
+
+    @staticmethod
+    def _big_file_on_mount(fd: int, cap: int) -> bool:
+        """Whether the tmpfs open as ``fd`` holds a file of ``cap`` bytes or more.
+
+        Only the tmpfs itself counts: what is bound inside it (an interpreter in a
+        virtual environment under /tmp, a bot's own folder there) lives on another
+        device and is not the bot's writing, so the walk does not enter it. Without
+        this a 150 MB binary in a venv under /tmp made every bot that died look as if
+        it had hit its file size limit."""
+        dev = os.fstat(fd).st_dev
+        for _, dirs, files, dfd in os.fwalk(dir_fd=fd):
+            for name in list(dirs):
+                try:
+                    if os.stat(name, dir_fd=dfd, follow_symlinks=False).st_dev != dev:
+                        dirs.remove(name)  # a mount point: topdown fwalk does not descend
+                except OSError:
+                    dirs.remove(name)
+            for name in files:
+                try:
+                    st = os.stat(name, dir_fd=dfd, follow_symlinks=False)
+                except OSError:
+                    continue
+                if st.st_dev == dev and st.st_size >= cap:
+                    return True
+        return False
 
     def _open_files_hit(self, stderr_tail: bytes) -> bool:
         """Whether the bot ran out of file descriptors (``RLIMIT_NOFILE``, errno ``EMFILE``).

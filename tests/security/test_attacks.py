@@ -155,6 +155,27 @@ def test_a_1_gib_file_in_tmp_is_a_file_size_limit_fault(tmp_path: Path, marker: 
     assert not Path("/tmp/big").exists() or Path("/tmp/big").stat().st_size < (64 << 20)
 
 
+def test_a_big_file_bound_inside_tmp_is_not_the_bots_writing(tmp_path: Path, marker: str) -> None:
+    """A bot that lives under /tmp (as does a virtual environment made there, with its
+    150 MB browser driver) is bound inside the sandbox's /tmp. Its files are not what the
+    bot wrote: a hang stays a timeout, not "exceeded its file size limit"."""
+    home = tmp_path / "bot"
+    home.mkdir()
+    (home / "attack.py").write_text((ATTACKS / "attack.py").read_text())
+    (home / "hang.py").write_text("import time\nfrom attack import play\nplay(attack=lambda: time.sleep(60))\n")
+    (home / "weights.bin").write_bytes(b"\0" * (2 << 20))  # over the 1 MiB limit below
+    results = tmp_path / "results"
+    spec = MatchSpec(
+        variant=Variant.TWO_PLAYER, rules=SHORT, seed=1, match_id="bound-big-file",
+        seats=[SeatSpec("hanger", [PY, str(home / "hang.py")], env={marker: "1"}),
+               SeatSpec("victim", [PY, str(BOTS / "random_bot.py")], env={marker: "1"})],
+        time=TimeControl(300, 3000, 3000), logs=str(results / "logs"), grace_s=0.5,
+        sandbox=SandboxSpec(limits=SeatLimits(file_mb=1)))
+    record = run_match(spec)
+    assert [(f.seat, f.kind) for f in record.faults] == [(0, FaultKind.TIMEOUT)], \
+        [f.describe(record.bots) for f in record.faults]
+
+
 @_enforced(Limit.PROCESSES)
 def test_fork_bomb_is_a_process_limit_fault(tmp_path: Path, marker: str) -> None:
     record, _ = play(tmp_path, marker, "fork_bomb")
