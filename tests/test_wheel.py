@@ -167,7 +167,17 @@ def _play_one_hand(bin_dir: Path, work: Path, env: dict[str, str]) -> None:
         assert "default bot is missing" not in text
         # Ctrl-C (the pty is not its controlling terminal: it runs in a session of its own).
         os.killpg(proc.pid, signal.SIGINT)
-        assert proc.wait(timeout=20) == 130
+        # The terminal is read on while the referee ends the match, as a real one is: the adapter
+        # goes on drawing, and a pty nobody drains would block its writes and stall the exit.
+        end = time.monotonic() + 20
+        while proc.poll() is None and time.monotonic() < end:
+            if select.select([master], [], [], 0.05)[0]:
+                try:
+                    screen.extend(os.read(master, 65536))
+                except OSError:
+                    pass
+        after = ANSI.sub("", screen.decode("utf-8", errors="replace")).replace("\r", "")[len(text):]
+        assert proc.poll() == 130, f"exit status {proc.returncode} 20 s after Ctrl-C; the screen since:\n{after[-2500:]}"
     finally:
         if proc.poll() is None:
             os.killpg(proc.pid, 9)
