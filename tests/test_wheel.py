@@ -18,6 +18,7 @@ import pty
 import re
 import select
 import signal
+import shlex
 import shutil
 import subprocess
 import sys
@@ -132,7 +133,10 @@ def test_the_installed_wheel_runs_the_bundled_bots_from_any_folder(installed: tu
 def _play_one_hand(bin_dir: Path, work: Path, env: dict[str, str]) -> None:
     """`spades play` on a pty against the default bots; answer every prompt until hand 1 is scored."""
     master, slave = pty.openpty()
-    proc = subprocess.Popen([str(bin_dir / "spades"), "play", "--seed", "5", "--ascii"], cwd=work,
+    # Started with SIGINT ignored, as a script's background job is (and as a test runner's worker
+    # can leave it): Ctrl-C must end the match all the same.
+    play = shlex.join([str(bin_dir / "spades"), "play", "--seed", "5", "--ascii"])
+    proc = subprocess.Popen(["/bin/sh", "-c", f"trap '' INT; exec {play}"], cwd=work,
                             env={**env, "TERM": "xterm", "COLUMNS": "100", "LINES": "40"},
                             stdin=slave, stdout=slave, stderr=slave, start_new_session=True)
     os.close(slave)

@@ -11,6 +11,7 @@ import os
 import random
 import secrets
 import shlex
+import signal
 import sys
 import termios
 from pathlib import Path
@@ -60,6 +61,17 @@ def _terminal_restored(path: str) -> Iterator[None]:
                 with contextlib.suppress(termios.error):
                     termios.tcsetattr(fd, termios.TCSANOW, saved)
             os.close(fd)
+
+
+def _take_ctrl_c() -> None:
+    """Make Ctrl-C end the match, however this process was started.
+
+    Ctrl-C is how a player leaves. A process inherits the disposition of SIGINT
+    across exec: started by a program that ignores it (a background job of a
+    script, some IDEs and test runners), Python keeps ignoring it and the player
+    could not leave. Only the main thread can set a handler, as here."""
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
 
 
 def _other_seats(bots: tuple[str, ...], count: int) -> list[list[str]]:
@@ -138,6 +150,7 @@ def play_command(
             "for scripted play run `spades human --input FILE --output FILE` as a bot"
         )
     seed = random.randrange(2**31) if seed is None else seed
+    _take_ctrl_c()
 
     adapter = [sys.executable, "-m", "referee.human", "--tty", tty, "--name", name]
     if ascii_only:
