@@ -171,8 +171,8 @@ def _play_one_hand(bin_dir: Path, work: Path, env: dict[str, str]) -> None:
         assert "default bot is missing" not in text
         # Ctrl-C (the pty is not its controlling terminal: it runs in a session of its own).
         os.killpg(proc.pid, signal.SIGINT)
-        # The terminal is read on while the referee ends the match, as a real one is: the adapter
-        # goes on drawing, and a pty nobody drains would block its writes and stall the exit.
+        # The terminal is read on while the match ends, as a real one is (a pty nobody reads
+        # would block the adapter's drawing once full), and kept to show if it does not end.
         end = time.monotonic() + 20
         while proc.poll() is None and time.monotonic() < end:
             if select.select([master], [], [], 0.05)[0]:

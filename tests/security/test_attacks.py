@@ -54,15 +54,17 @@ def _tree_digest(*folders: Path) -> dict[str, str]:
 
 def play(tmp_path: Path, marker: str, attack: str, *, env: dict[str, str] | None = None,
          sandbox: SandboxSpec | None = None, opponent: list[str] | None = None,
-         time: TimeControl | None = None, seed: int = 1, rules: Rules = SHORT) -> tuple[MatchRecord, str]:
+         time: TimeControl | None = None, seed: int = 1, rules: Rules = SHORT,
+         script: Path | None = None) -> tuple[MatchRecord, str]:
     """Play the attack bot (seat 0) against the random bot (seat 1); return the record and seat 0's stderr.
 
-    ``sandbox`` is the match's sandbox (both seats).
+    ``sandbox`` is the match's sandbox (both seats); ``script`` the attack bot's file when it
+    is not ``ATTACKS/<attack>.py``.
     """
     results = tmp_path / "results"
     spec = MatchSpec(
         variant=Variant.TWO_PLAYER, rules=rules, seed=seed, match_id=f"attack-{attack}",
-        seats=[SeatSpec("attacker", [PY, str(ATTACKS / f"{attack}.py")], env={marker: "1", **(env or {})}),
+        seats=[SeatSpec("attacker", [PY, str(script or ATTACKS / f"{attack}.py")], env={marker: "1", **(env or {})}),
                SeatSpec("victim", opponent or [PY, str(BOTS / "random_bot.py")], env={marker: "1"})],
         time=time or TimeControl(1000, 10000, 10000), logs=str(results / "logs"), grace_s=0.5,
         sandbox=sandbox or SandboxSpec())
@@ -164,14 +166,8 @@ def test_a_big_file_bound_inside_tmp_is_not_the_bots_writing(tmp_path: Path, mar
     (home / "attack.py").write_text((ATTACKS / "attack.py").read_text())
     (home / "hang.py").write_text("import time\nfrom attack import play\nplay(attack=lambda: time.sleep(60))\n")
     (home / "weights.bin").write_bytes(b"\0" * (2 << 20))  # over the 1 MiB limit below
-    results = tmp_path / "results"
-    spec = MatchSpec(
-        variant=Variant.TWO_PLAYER, rules=SHORT, seed=1, match_id="bound-big-file",
-        seats=[SeatSpec("hanger", [PY, str(home / "hang.py")], env={marker: "1"}),
-               SeatSpec("victim", [PY, str(BOTS / "random_bot.py")], env={marker: "1"})],
-        time=TimeControl(300, 3000, 3000), logs=str(results / "logs"), grace_s=0.5,
-        sandbox=SandboxSpec(limits=SeatLimits(file_mb=1)))
-    record = run_match(spec)
+    record, _ = play(tmp_path, marker, "hang", script=home / "hang.py", time=TimeControl(300, 3000, 3000),
+                     sandbox=SandboxSpec(limits=SeatLimits(file_mb=1)))
     assert [(f.seat, f.kind) for f in record.faults] == [(0, FaultKind.TIMEOUT)], \
         [f.describe(record.bots) for f in record.faults]
 
