@@ -72,22 +72,35 @@ def _moments(probs: list[float]) -> tuple[float, float]:
     return mu, sum(p * (a - mu) ** 2 for p, a in zip(probs, PAIR_SCORES))
 
 
-def _secular(weights: list[float], values: list[float]) -> float:
+def _secular(weights: list[float], values: list[float], guess: float = 0.0) -> float:
     """The root ``x`` of ``sum w_i v_i / (1 + x v_i) = 0`` with every ``1 + x v_i > 0``.
 
     The left side falls strictly in ``x`` on that interval, from +inf to -inf,
-    so the root is unique: Newton steps, kept inside the bracket by bisection.
+    so the root is unique: Newton steps from ``guess`` (0 when it is outside the
+    interval), kept inside the bracket by bisection.
+
+    When the values all have one sign there is no such interval (``lo >= hi``) and no
+    root: the steps then close in on a pole, and that is what moves the fixed-point
+    iteration's mass to an end cell (all draws against a large t). Those steps are
+    kept exactly as they are; the shortcuts below apply to a true bracket only.
     """
     lo, hi = -1.0 / max(values), -1.0 / min(values)
-    x = 0.0
+    bracket = lo < hi
+    x = guess if bracket and lo < guess < hi else 0.0
     for _ in range(200):
         f = sum(w * v / (1 + x * v) for w, v in zip(weights, values))
+        if bracket and f == 0.0:
+            return x  # exactly on the root: the bracket below would bisect away from it
         if f > 0:
             lo = x
         else:
             hi = x
         slope = -sum(w * v * v / (1 + x * v) ** 2 for w, v in zip(weights, values))
         step = x - f / slope if slope else (lo + hi) / 2
+        # Converged before the bracket test: a Newton step of nothing lands on the bracket's
+        # end just set to x, and bisecting from there would throw the root away.
+        if bracket and abs(step - x) <= 1e-14 * max(1.0, abs(x)):
+            return step
         x_new = step if lo < step < hi else (lo + hi) / 2
         if abs(x_new - x) <= 1e-14 * max(1.0, abs(x)):
             return x_new
@@ -98,20 +111,58 @@ def _secular(weights: list[float], values: list[float]) -> float:
 def _mle_tvalue(phat: list[float], t: float) -> list[float]:
     """The pentanomial distribution closest in likelihood to ``phat`` whose t-value
     ``(mean - 1/2) / sd`` equals ``t`` (fishtest's fixed-point iteration on the
-    Lagrange condition)."""
-    probs = [1.0 / len(phat)] * len(phat)
+    Lagrange condition).
+
+    From the uniform start the iteration can break down when ``t`` is large (elo1 of
+    250 nElo and more): a variance of zero or a negative probability. Then ``t`` is
+    reached in steps, each started from the solution of the one before."""
+    uniform = [1.0 / len(phat)] * len(phat)
+    found = _fixed_point(phat, t, uniform)
+    steps = 4
+    while found is None and steps <= 256:
+        found = uniform
+        for k in range(1, steps + 1):
+            found = _fixed_point(phat, t * k / steps, found)
+            if found is None:
+                break
+        steps *= 4
+    if found is None:
+        raise ArithmeticError(f"no pentanomial distribution with t-value {t!r} near {phat!r}")
+    return found
+
+
+def _fixed_point(phat: list[float], t: float, probs: list[float]) -> list[float] | None:
+    """The fixed-point iteration of :func:`_mle_tvalue` from ``probs``; None when it breaks
+    down (no spread left) or ends on a cell that is not positive. After 100 rounds it
+    returns where it is, as fishtest's does after its rounds."""
+    try:
+        return _iterate(phat, t, probs)
+    except ZeroDivisionError:
+        return None  # a cell landed exactly on a pole
+
+
+def _iterate(phat: list[float], t: float, probs: list[float]) -> list[float] | None:
+    x = 0.0
     for _ in range(100):
         mu, var = _moments(probs)
+        if not var > 0.0:
+            return None
         sigma = math.sqrt(var)
         values = [a - 0.5 - t * sigma * (1 + ((mu - a) / sigma) ** 2) / 2 for a in PAIR_SCORES]
-        x = _secular(phat, values)
+        # The root moves little between rounds: starting from the last one saves most Newton steps.
+        x = _secular(phat, values, x)
         new = [p / (1 + x * v) for p, v in zip(phat, values)]
         total = sum(new)
         new = [p / total for p in new]
+        if not all(math.isfinite(p) for p in new):
+            return None
         if max(abs(a - b) for a, b in zip(new, probs)) < 1e-12:
-            return new
+            probs = new
+            break
         probs = new
-    return probs
+    # On the way a round may pass through a negative cell (a step onto the far side of a
+    # pole) and still end on a good solution; only where it ends must be a distribution.
+    return probs if all(p > 0.0 for p in probs) else None
 
 
 @dataclasses.dataclass(frozen=True)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import math
 import random
 import textwrap
@@ -97,6 +98,19 @@ def test_bounds_and_verdicts() -> None:
         Sprt(5, 5, 0.05, 0.05)
 
 
+@pytest.mark.parametrize("elo0, elo1", [(0, 300), (-300, 0), (0, 1000), (-1000, 0)])
+def test_the_llr_is_computed_for_every_few_pair_count_up_to_the_largest_elo(elo0: float, elo1: float) -> None:
+    """Large hypotheses once broke the fixed-point iteration (a variance of zero, then a math
+    domain error raised out of the format) from the first pair on, e.g. one 1.5 pair at elo1 300."""
+    test = Sprt(elo0, elo1, 0.05, 0.05)
+    for counts in itertools.product([0, 1, 30], repeat=5):
+        if any(counts):
+            llr = test.llr(Pentanomial(counts))
+            assert math.isfinite(llr), (counts, llr)
+    # And the sign follows the data: all wins for B favour the hypothesis that claims more.
+    assert test.llr(Pentanomial((0, 0, 0, 0, 30))) > 0 > test.llr(Pentanomial((30, 0, 0, 0, 0)))
+
+
 # ---------------------------------------------------------------- realised error rates
 
 
@@ -189,6 +203,8 @@ def test_config_keys_of_the_format_are_checked_and_others_refused(tmp_path: Path
     assert "give exactly 2 bots, got 3" in text and "elo1: must be more than elo0" in text
     assert "duplicate must be true" in text
     assert "max_matches: must be even (matches come in twin pairs), got: 7" in text
+    with pytest.raises(ConfigError, match="c.yaml:5:7: elo1: must be between -1000 and 1000, got: 3000"):
+        parse_config(sprt_config(tmp_path, "elo1: 3000\n"), file="c.yaml", check_commands=False)
     with pytest.raises(ConfigError, match="elo1: belongs to format 'sprt', not 'round-robin'; remove it, or set "
                                           "format: sprt"):
         parse_config(sprt_config(tmp_path, "elo1: 3\n").replace("format: sprt", "format: round-robin"),
