@@ -185,7 +185,8 @@ def test_fork_bomb_is_a_process_limit_fault(tmp_path: Path, marker: str) -> None
 def test_running_out_of_file_descriptors_is_an_open_files_limit_fault(tmp_path: Path, marker: str,
                                                                       attack: str) -> None:
     limits = SeatLimits(open_files=64)
-    record, _ = play(tmp_path, marker, attack, sandbox=SandboxSpec(limits=limits))
+    # A bank of 1 s, not 10: the quiet hog hangs, and the verdict waits for its clock.
+    record, _ = play(tmp_path, marker, attack, sandbox=SandboxSpec(limits=limits), time=TimeControl(1000, 1000, 10000))
     _limit(record, "exceeded its open files limit (64 files)")
 
 
