@@ -52,10 +52,10 @@ class SprtFormat(TournamentFormat):
     summary = "two bots play twin pairs until a sequential test (SPRT) decides which hypothesis holds"
     uses_matches_per_pairing = False
     options = (
-        # Beyond 1000 nElo (a t-value of 4 per pair) the likelihood ratio cannot always be
+        # Beyond 500 nElo (a t-value of 2 per pair) the likelihood ratio cannot always be
         # computed; tests of close strengths use a few nElo (fishtest: 0 and 2 to 5).
-        FormatOption("elo0", float, 0.0, "H0: B is stronger by elo0 normalised Elo (at most)", -1000.0, 1000.0),
-        FormatOption("elo1", float, 5.0, "H1: B is stronger by elo1 normalised Elo (at least)", -1000.0, 1000.0),
+        FormatOption("elo0", float, 0.0, "H0: B is stronger by elo0 normalised Elo (at most)", -500.0, 500.0),
+        FormatOption("elo1", float, 5.0, "H1: B is stronger by elo1 normalised Elo (at least)", -500.0, 500.0),
         FormatOption("alpha", float, 0.05, "the chance of accepting H1 when H0 holds", 0.0, 1.0, exclusive=True),
         FormatOption("beta", float, 0.05, "the chance of accepting H0 when H1 holds", 0.0, 1.0, exclusive=True),
         FormatOption("max_matches", int, 1000, "stop undecided after this many matches", 2),
