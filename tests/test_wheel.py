@@ -72,8 +72,9 @@ def installed(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path, dic
     # No pip inside the venv (no ensurepip needed, quicker): this pip installs into it (--python).
     venv.EnvBuilder(with_pip=False, system_site_packages=False).create(tmp / "venv")
     bin_dir = tmp / "venv" / "bin"
-    _run([sys.executable, "-m", "pip", "--python", str(bin_dir / "python"), "install", "-q", str(wheel)], tmp, env,
-         timeout=300)
+    # --no-compile as in the README's test command: what is imported is compiled when it is.
+    _run([sys.executable, "-m", "pip", "--python", str(bin_dir / "python"), "install", "-q", "--no-compile",
+          str(wheel)], tmp, env, timeout=300)
     work = tmp / "elsewhere"
     work.mkdir()
     env["PATH"] = f"{bin_dir}{os.pathsep}{env.get('PATH', '')}"
