@@ -133,33 +133,29 @@ def _mle_tvalue(phat: list[float], t: float) -> list[float]:
 
 def _fixed_point(phat: list[float], t: float, probs: list[float]) -> list[float] | None:
     """The fixed-point iteration of :func:`_mle_tvalue` from ``probs``; None when it breaks
-    down (no spread left) or ends on a cell that is not positive. After 100 rounds it
-    returns where it is, as fishtest's does after its rounds."""
-    try:
-        return _iterate(phat, t, probs)
-    except ZeroDivisionError:
-        return None  # a cell landed exactly on a pole
-
-
-def _iterate(phat: list[float], t: float, probs: list[float]) -> list[float] | None:
+    down (no spread left, a cell exactly on a pole) or ends on a cell that is not positive.
+    After 100 rounds it returns where it is, as fishtest's does after its rounds."""
     x = 0.0
-    for _ in range(100):
-        mu, var = _moments(probs)
-        if not var > 0.0:
-            return None
-        sigma = math.sqrt(var)
-        values = [a - 0.5 - t * sigma * (1 + ((mu - a) / sigma) ** 2) / 2 for a in PAIR_SCORES]
-        # The root moves little between rounds: starting from the last one saves most Newton steps.
-        x = _secular(phat, values, x)
-        new = [p / (1 + x * v) for p, v in zip(phat, values)]
-        total = sum(new)
-        new = [p / total for p in new]
-        if not all(math.isfinite(p) for p in new):
-            return None
-        if max(abs(a - b) for a, b in zip(new, probs)) < 1e-12:
+    try:
+        for _ in range(100):
+            mu, var = _moments(probs)
+            if not var > 0.0:
+                return None
+            sigma = math.sqrt(var)
+            values = [a - 0.5 - t * sigma * (1 + ((mu - a) / sigma) ** 2) / 2 for a in PAIR_SCORES]
+            # The root moves little between rounds: starting from the last one saves most Newton steps.
+            x = _secular(phat, values, x)
+            new = [p / (1 + x * v) for p, v in zip(phat, values)]
+            total = sum(new)
+            new = [p / total for p in new]
+            if not all(math.isfinite(p) for p in new):
+                return None
+            converged = max(abs(a - b) for a, b in zip(new, probs)) < 1e-12
             probs = new
-            break
-        probs = new
+            if converged:
+                break
+    except ZeroDivisionError:
+        return None
     # On the way a round may pass through a negative cell (a step onto the far side of a
     # pole) and still end on a good solution; only where it ends must be a distribution.
     return probs if all(p > 0.0 for p in probs) else None

@@ -15,10 +15,10 @@ from scripted_results import StrengthExecutor
 from referee.tournament.config import ConfigError, parse_config
 from referee.tournament.formats import Played, format_for
 from referee.tournament.formats.sprt import SprtFormat
-from referee.tournament.pentanomial import Pentanomial
+from referee.tournament.pentanomial import PAIR_SCORES, Pentanomial
 from referee.tournament.results import ResultsFolder, standings_from_folder
 from referee.tournament.runner import Tournament
-from referee.tournament.sprt import Sprt, Verdict
+from referee.tournament.sprt import NELO_PER_T, Sprt, Verdict, _mle_tvalue, _regularised
 from referee.tournament.standings import render
 
 SCORES = [0.0, 0.25, 0.5, 0.75, 1.0]
@@ -109,6 +109,15 @@ def test_the_llr_is_computed_for_every_few_pair_count_up_to_the_largest_elo(elo0
             assert math.isfinite(llr), (counts, llr)
     # And the sign follows the data: all wins for B favour the hypothesis that claims more.
     assert test.llr(Pentanomial((0, 0, 0, 0, 30))) > 0 > test.llr(Pentanomial((30, 0, 0, 0, 0)))
+    # The distributions behind the LLR have the hypotheses' t-values, also where they were reached in steps.
+    for counts in [(0, 0, 0, 1, 0), (1, 1, 0, 24, 0), (0, 0, 30, 0, 0), (3, 10, 25, 12, 4), (0, 0, 5, 482, 5)]:
+        for elo in (elo0, elo1):
+            t = elo / NELO_PER_T * math.sqrt(2)
+            probs = _mle_tvalue(_regularised(Pentanomial(counts)), t)
+            mean = sum(p * a for p, a in zip(probs, PAIR_SCORES))
+            sd = math.sqrt(sum(p * (a - mean) ** 2 for p, a in zip(probs, PAIR_SCORES)))
+            assert min(probs) > 0 and sum(probs) == pytest.approx(1)
+            assert (mean - 0.5) / sd == pytest.approx(t, abs=1e-9), (counts, elo)
 
 
 # ---------------------------------------------------------------- realised error rates
