@@ -15,10 +15,10 @@ from scripted_results import StrengthExecutor
 from referee.tournament.config import ConfigError, parse_config
 from referee.tournament.formats import Played, format_for
 from referee.tournament.formats.sprt import SprtFormat
-from referee.tournament.pentanomial import PAIR_SCORES, Pentanomial
+from referee.tournament.pentanomial import Pentanomial
 from referee.tournament.results import ResultsFolder, standings_from_folder
 from referee.tournament.runner import Tournament
-from referee.tournament.sprt import NELO_PER_T, Sprt, Verdict, _mle_tvalue, _regularised
+from referee.tournament.sprt import NELO_PER_T, Sprt, Verdict, _mle_tvalue, _moments, _regularised
 from referee.tournament.standings import render
 
 SCORES = [0.0, 0.25, 0.5, 0.75, 1.0]
@@ -114,10 +114,9 @@ def test_the_llr_is_computed_for_every_few_pair_count_up_to_the_largest_elo(elo0
         for elo in (elo0, elo1):
             t = elo / NELO_PER_T * math.sqrt(2)
             probs = _mle_tvalue(_regularised(Pentanomial(counts)), t)
-            mean = sum(p * a for p, a in zip(probs, PAIR_SCORES))
-            sd = math.sqrt(sum(p * (a - mean) ** 2 for p, a in zip(probs, PAIR_SCORES)))
+            mean, var = _moments(probs)
             assert min(probs) > 0 and sum(probs) == pytest.approx(1)
-            assert (mean - 0.5) / sd == pytest.approx(t, abs=1e-9), (counts, elo)
+            assert (mean - 0.5) / math.sqrt(var) == pytest.approx(t, abs=1e-9), (counts, elo)
 
 
 # ---------------------------------------------------------------- realised error rates
