@@ -161,6 +161,15 @@ def _fixed_point(phat: list[float], t: float, probs: list[float]) -> list[float]
     return probs if all(p > 0.0 for p in probs) else None
 
 
+def _normal_llr(phat: list[float], n: int, t0: float, t1: float) -> float:
+    """The LLR of per-pair t-values ``t1`` over ``t0`` when the mean pair score is taken
+    as normal (fishtest's approximation of the GSPRT): ``n (t1 - t0)(2 t - t0 - t1) / 2``,
+    ``t`` the observed t-value. The regularised counts always have a spread."""
+    mu, var = _moments(phat)
+    t = (mu - 0.5) / math.sqrt(var)
+    return n * (t1 - t0) * (2.0 * t - t0 - t1) / 2.0
+
+
 @dataclasses.dataclass(frozen=True)
 class SprtState:
     """The test after some pairs: its LLR and where that leaves it."""
@@ -203,8 +212,15 @@ class Sprt:
             return 0.0
         phat = _regularised(counts)
         # t-values are per pair: a pair's sd is the match sd over sqrt(2).
-        p0 = _mle_tvalue(phat, self.elo0 / NELO_PER_T * _SQRT2)
-        p1 = _mle_tvalue(phat, self.elo1 / NELO_PER_T * _SQRT2)
+        t0, t1 = self.elo0 / NELO_PER_T * _SQRT2, self.elo1 / NELO_PER_T * _SQRT2
+        try:
+            p0 = _mle_tvalue(phat, t0)
+            p1 = _mle_tvalue(phat, t1)
+        except ArithmeticError:
+            # Hypotheses far outside what a config allows (beyond +-500 nElo) can leave
+            # the exact fit without a solution; a running tournament must still get a
+            # verdict, so it falls back to the normal approximation.
+            return _normal_llr(phat, n, t0, t1)
         return n * sum(p * math.log(b / a) for p, a, b in zip(phat, p0, p1))
 
     def judge(self, llr: float) -> Verdict:

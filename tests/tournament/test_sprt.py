@@ -119,6 +119,23 @@ def test_the_llr_is_computed_for_every_few_pair_count_up_to_the_largest_elo(elo0
             assert (mean - 0.5) / math.sqrt(var) == pytest.approx(t, abs=1e-9), (counts, elo)
 
 
+def test_hypotheses_beyond_the_exact_fit_fall_back_to_the_normal_approximation() -> None:
+    """Far outside the +-500 a config allows (an Sprt built in code), one loss and two
+    lost-and-drawn pairs leave no distribution with t-values this low: the exact fit
+    fails and the LLR falls back to fishtest's normal approximation instead of raising."""
+    counts = Pentanomial((1, 2, 0, 0, 0))
+    elo0, elo1 = -1500.0, -206.15
+    t0, t1 = (e / NELO_PER_T * math.sqrt(2) for e in (elo0, elo1))
+    with pytest.raises(ArithmeticError, match="no pentanomial distribution"):
+        _mle_tvalue(_regularised(counts), t0)
+    mean, var = _moments(_regularised(counts))
+    t = (mean - 0.5) / math.sqrt(var)
+    llr = Sprt(elo0, elo1, 0.05, 0.05).llr(counts)
+    assert llr == pytest.approx(3 * (t1 - t0) * (2 * t - t0 - t1) / 2, rel=1e-12)
+    # B's t-value, about -2.8 a pair, is nearer -206's (-0.84) than -1500's (-6.1).
+    assert t == pytest.approx(-2.79, abs=0.01) and llr > 0
+
+
 # ---------------------------------------------------------------- realised error rates
 
 
