@@ -446,6 +446,15 @@ def _opponent_model(value: str) -> None:
     search.OPPONENT_MODEL = "" if value == "best" else value
 
 
+def _partner_model(value: str) -> None:
+    """How the endgame's exact solves play the partner where the opponents are modelled:
+    search (shipped: it searches, seeing every card), policy or blind (search.PARTNER_MODEL)."""
+    from bots.strong import search
+    if value not in ("policy", "blind", "search"):
+        raise SystemExit(f"error: partner_model= takes policy, blind or search, got: {value!r}")
+    search.PARTNER_MODEL = "" if value == "search" else value
+
+
 def _opponent_model2(value: str) -> None:
     """Whether two-player's exact solves play the opponent by the model too (shipped: 0)."""
     from bots.strong import search
@@ -480,6 +489,7 @@ SETTINGS = {"window": _window, "first_window": _first_window, "borrow": _borrow,
             "recursive": _recursive, "recursive_seats": _recursive_seats,
             "signal": _signal, "signal_eps": _signal_eps, "signal_read": _signal_read,
             "opponent_model": _opponent_model, "opponent_model2": _opponent_model2,
+            "partner_model": _partner_model,
             "match_equity2": _match_equity2, "match_spread2": _match_spread2}
 
 #: The shipped values of every knob, read once before the first setting moves any.
@@ -505,7 +515,7 @@ def _reset() -> None:
                          partner_fact=inference.PARTNER_FACT_WEIGHT, partner_run=inference.PARTNER_RUN_WEIGHT,
                          learned=reading.LEARNED_READING, learned_seats=reading.LEARNED_SEATS,
                          exact_mix=search.EXACT_PLAYOUT_MIX, opponent_model=search.OPPONENT_MODEL,
-                         opponent_model2=search.OPPONENT_MODEL_TWO_PLAYER,
+                         opponent_model2=search.OPPONENT_MODEL_TWO_PLAYER, partner_model=search.PARTNER_MODEL,
                          signal=(signals.SIGNAL_DISCARDS, signals.SIGNAL_EPS, signals.SIGNAL_READ_WEIGHT),
                          read_weights=(inference.LOW_FOLLOW_WEIGHT, inference.CHEAP_WIN_WEIGHT),
                          ask=Arena._ask, sample_deals=sampler.sample_deals)
@@ -534,6 +544,7 @@ def _reset() -> None:
     search.EXACT_PLAYOUT_MIX = _ORIGINAL["exact_mix"]
     search.OPPONENT_MODEL = _ORIGINAL["opponent_model"]
     search.OPPONENT_MODEL_TWO_PLAYER = _ORIGINAL["opponent_model2"]
+    search.PARTNER_MODEL = _ORIGINAL["partner_model"]
     signals.SIGNAL_DISCARDS, signals.SIGNAL_EPS, signals.SIGNAL_READ_WEIGHT = _ORIGINAL["signal"]
     inference.LOW_FOLLOW_WEIGHT, inference.CHEAP_WIN_WEIGHT = _ORIGINAL["read_weights"]
     Arena._ask = _ORIGINAL["ask"]  # type: ignore[method-assign]

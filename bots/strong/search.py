@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import dataclasses
 import random
-from typing import Callable
+from typing import Any, Callable
 
 from . import inference, signals
 from .cards import FULL_DECK, SUIT_MASKS
@@ -32,7 +32,7 @@ from .playout import playout
 from .recursive import InnerDecision, recursive_values
 from .policy import choose
 from .sampler import Knowledge, knowledge, sample_deals
-from .solver import Position, SearchTimeout, SolveStats, solve
+from .solver import Position, Reply, SearchTimeout, SolveStats, solve
 from .timing import Deadline, expired
 from .view import View
 
@@ -49,6 +49,10 @@ OPPONENT_MODEL = "policy"
 #: Whether two-player's exact solves use :data:`OPPONENT_MODEL` too (two-player reads no
 #: play, so the gate above leaves it out; measured on its own, docs/benchmarks.md).
 OPPONENT_MODEL_TWO_PLAYER = False
+#: How the endgame's exact solves play this seat's partner (a setting, "" as shipped: it
+#: searches like this seat, seeing every card): "policy" or "blind" as for the
+#: opponents. Only where the opponents are modelled too.
+PARTNER_MODEL = ""
 
 
 def models_opponents(rules: RuleSet, n: int) -> bool:
@@ -159,6 +163,22 @@ def _inner_decision(rules: RuleSet, cfg: SearchConfig, rng: random.Random) -> In
     return lambda v, legal: decide_play(v, rules, legal, inner_cfg, rng).card
 
 
+def _endgame_reply(bids: list[int], seat: int, rules: RuleSet, n: int) -> tuple[Reply | None, list[int] | None]:
+    """The model the exact solves play other seats by, and which seats play by it."""
+    if not models_opponents(rules, n):
+        return None, None
+    opp = policy_reply(bids, n, OPPONENT_MODEL == "policy")
+    if not PARTNER_MODEL or n != 4:
+        return opp, None
+    partner = (seat + 2) % 4
+    pm = policy_reply(bids, n, PARTNER_MODEL == "policy")
+
+    def reply(s: int, *rest: Any) -> int:
+        return (pm if s == partner else opp)(s, *rest)
+
+    return reply, [partner, (seat + 1) % 4, (seat + 3) % 4]
+
+
 def decide_play(view: View, rules: RuleSet, legal: int, cfg: SearchConfig,
                 rng: random.Random, log: Callable[[str], None] | None = None) -> PlayReport:
     """Choose a card from ``legal`` (a mask) for ``view.seat`` by determinized search."""
@@ -186,7 +206,7 @@ def decide_play(view: View, rules: RuleSet, legal: int, cfg: SearchConfig,
     stop = False
     differed = False  # some sample valued the candidates differently
     inner = _inner_decision(rules, cfg, rng) if exact and cfg.recursive else None
-    reply = policy_reply(bids, n, OPPONENT_MODEL == "policy") if models_opponents(rules, n) else None
+    reply, modelled = _endgame_reply(bids, view.seat, rules, n)
     while count < target and not stop:
         if expired(deadline):
             break
@@ -205,7 +225,7 @@ def decide_play(view: View, rules: RuleSet, legal: int, cfg: SearchConfig,
                     probe, dl = True, deadline.sooner(cfg.exact_probe_s)
                 try:
                     vals = solve(pos, obj.value, my_side, stats, moves=cands, deadline=dl,
-                                 slots=slots, reply=reply)
+                                 slots=slots, reply=reply, modelled=modelled)
                 except SearchTimeout:
                     if probe and not expired(deadline):
                         # Too slow for enough solved samples in this budget: playouts.

@@ -81,7 +81,7 @@ def _side(seat: int, n: int) -> int:
 def solve(pos: Position, value: Callable[[tuple[int, ...]], float], max_side: int,
           stats: SolveStats | None = None, moves: Sequence[int] | None = None,
           deadline: Deadline | float | None = None, slots: Sequence[int] | None = None,
-          reply: Reply | None = None) -> dict[int, float]:
+          reply: Reply | None = None, modelled: Sequence[int] | None = None) -> dict[int, float]:
     """Exact value of every legal card of ``pos.to_move`` (or of the cards in ``moves``).
 
     ``slots`` (optional) maps each seat to the seat whose trick counter it shares: when
@@ -96,12 +96,16 @@ def solve(pos: Position, value: Callable[[tuple[int, ...]], float], max_side: in
 
     With ``reply`` the other side does not search: each of its turns plays the card
     ``reply`` picks (a model of a real opponent, which does not see every card), so
-    the values are those of ``max_side``'s best play against that model.
+    the values are those of ``max_side``'s best play against that model. ``modelled``
+    (with ``reply``) names the seats that play by it instead: by default every seat of
+    the other side; a seat of ``max_side`` named there (the partner) stops searching too.
     """
     n = len(pos.hands)
     hands = list(pos.hands)
     base = tuple(pos.tricks)
     maxing = [_side(s, n) == max_side for s in range(n)]
+    by_reply = [reply is not None and (s in modelled if modelled is not None else not maxing[s])
+                for s in range(n)]
     same_side = [[_side(a, n) == _side(b, n) for b in range(n)] for a in range(n)]
     slot_of = list(slots) if slots is not None else list(range(n))
     shifts = [4 * slot_of[s] for s in range(n)]
@@ -114,7 +118,7 @@ def solve(pos: Position, value: Callable[[tuple[int, ...]], float], max_side: in
     # ``reply``, whose trick in progress is the last ``nplayed`` of them.
     line: list[tuple[int, int]] = list(pos.trick)
 
-    def modelled(turn: int, nplayed: int, legal: int, wseat: int, wkey: int, taken: int) -> int:
+    def modelled_card(turn: int, nplayed: int, legal: int, wseat: int, wkey: int, taken: int) -> int:
         assert reply is not None
         tricks = [base[s] + ((taken >> shifts[s]) & 15) if slot_of[s] == s else base[s] for s in range(n)]
         if not nplayed:
@@ -218,8 +222,8 @@ def solve(pos: Position, value: Callable[[tuple[int, ...]], float], max_side: in
         else:
             legal = h & S[led] or h
         maximize = maxing[turn]
-        if reply is not None and not maximize:
-            reps = [modelled(turn, nplayed, legal, wseat, wkey, taken)]
+        if by_reply[turn]:
+            reps = [modelled_card(turn, nplayed, legal, wseat, wkey, taken)]
         else:
             alive = tmask
             for x in hands:

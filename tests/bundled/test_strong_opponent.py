@@ -22,10 +22,12 @@ from bots.strong.solver import Position, Reply, solve
 from tests.bundled.test_strong_solver import random_objective, random_position
 
 
-def brute_force_with(pos: Position, value, max_side: int, reply: Reply) -> dict[int, float]:
+def brute_force_with(pos: Position, value, max_side: int, reply: Reply,
+                     modelled: Sequence[int] | None = None) -> dict[int, float]:
     """Every legal card's value by exhaustive search in which ``max_side`` tries every
-    card and the other side plays ``reply``'s card."""
+    card and the other side (or the seats in ``modelled``) plays ``reply``'s card."""
     n = len(pos.hands)
+    by_reply = [s in modelled if modelled is not None else side_of(s, n) != max_side for s in range(n)]
 
     def rec(hands: list[int], trick: list[tuple[int, int]], leader: int, broken: bool,
             tricks: list[int]) -> tuple[float, dict[int, float]]:
@@ -39,7 +41,7 @@ def brute_force_with(pos: Position, value, max_side: int, reply: Reply) -> dict[
         turn = (leader + len(trick)) % n
         led = trick[0][1] // 13 if trick else -1
         legal = legal_mask(hands[turn], led, broken)
-        if side_of(turn, n) == max_side:
+        if not by_reply[turn]:
             cards = [c for c in range(52) if legal >> c & 1]
         else:
             wseat, wkey = winning(trick)
@@ -49,7 +51,9 @@ def brute_force_with(pos: Position, value, max_side: int, reply: Reply) -> dict[
             h2 = list(hands)
             h2[turn] ^= 1 << c
             vals[c] = rec(h2, trick + [(turn, c)], leader, broken or c // 13 == 3, tricks)[0]
-        return max(vals.values()) if side_of(turn, n) == max_side else vals[cards[0]], vals
+        if by_reply[turn]:
+            return vals[cards[0]], vals
+        return (max if side_of(turn, n) == max_side else min)(vals.values()), vals
 
     return rec(list(pos.hands), list(pos.trick), pos.leader, pos.broken, list(pos.tricks))[1]
 
@@ -106,11 +110,47 @@ def test_the_model_is_asked_only_for_the_other_sides_turns_with_the_trick_so_far
     assert asked
 
 
+@pytest.mark.parametrize("sees", [True, False])
+def test_a_modelled_partner_matches_exhaustive_search_and_is_never_better_than_a_searching_one(
+        sees: bool) -> None:
+    # ``modelled`` names the seats that play by the model; with the partner among them
+    # only the seat to move searches. A partner that cannot search can only do worse.
+    rng = random.Random(81)
+    differed = 0
+    for _ in range(120):
+        pos, my_side = _max_side_to_move(rng, rng.randint(1, 3))
+        me = pos.to_move
+        seats = [(me + 1) % 4, (me + 2) % 4, (me + 3) % 4]
+        obj = random_objective(rng, 4)
+        reply = policy_reply(obj.bids, 4, sees)
+        want = brute_force_with(pos, obj.value, my_side, reply, seats)
+        got = solve(pos, obj.value, my_side, slots=obj.slots(), reply=reply, modelled=seats)
+        assert got == pytest.approx(want), (pos, obj.bids)
+        searching = solve(pos, obj.value, my_side, slots=obj.slots(), reply=reply)
+        assert all(got[c] <= searching[c] + 1e-9 for c in got)
+        differed += any(abs(got[c] - searching[c]) > 1e-9 for c in got)
+    assert differed > 5  # the partner's model is not its search in disguise
+
+
 @pytest.fixture
 def modelled() -> Iterator[None]:
-    saved = search.OPPONENT_MODEL, search.OPPONENT_MODEL_TWO_PLAYER
+    saved = search.OPPONENT_MODEL, search.OPPONENT_MODEL_TWO_PLAYER, search.PARTNER_MODEL
     yield
-    search.OPPONENT_MODEL, search.OPPONENT_MODEL_TWO_PLAYER = saved
+    search.OPPONENT_MODEL, search.OPPONENT_MODEL_TWO_PLAYER, search.PARTNER_MODEL = saved
+
+
+def test_the_partner_is_modelled_only_when_set_and_with_the_opponents(modelled: None) -> None:
+    bids = [3, 3, 4, 3]
+    rules = RuleSet(blind_nil=False)
+    search.OPPONENT_MODEL, search.PARTNER_MODEL = "policy", ""
+    assert search._endgame_reply(bids, 1, rules, 4)[1] is None  # default: the other side
+    search.PARTNER_MODEL = "policy"
+    reply, seats = search._endgame_reply(bids, 1, rules, 4)
+    assert reply is not None and sorted(seats or []) == [0, 2, 3]
+    # Nothing is modelled where the opponents are not (the default rules, no model).
+    assert search._endgame_reply(bids, 1, RuleSet(), 4) == (None, None)
+    search.OPPONENT_MODEL = ""
+    assert search._endgame_reply(bids, 1, rules, 4) == (None, None)
 
 
 def test_two_player_models_the_opponent_only_when_its_own_switch_is_on(modelled: None) -> None:
