@@ -55,6 +55,7 @@ sys.path.insert(0, str(ROOT / "bots"))
 
 from bots.strong import evaluate  # noqa: E402
 from bots.strong.arena import Arena  # noqa: E402
+from bots.strong.cards import SUIT_MASKS  # noqa: E402
 from bots.strong.bot import Budget, StrongBot  # noqa: E402
 from bots.strong.game import RuleSet, match_winner  # noqa: E402
 from bots.strong.sampler import Knowledge  # noqa: E402
@@ -202,6 +203,20 @@ def _bid_samples(value: str) -> None:
 _TRUE_DEAL: list[int] = []
 #: The tricks (first, last) in which ``see``/``see_partner`` show the cards.
 _SEE_TRICKS: list[int] = [1, 13]
+#: The suits (bits: clubs, diamonds, hearts, spades) of the partner's hand ``see_partner`` shows.
+_SEE_SUITS_BOX: list[int] = [0b1111]
+
+
+def _publish_true_deal() -> None:
+    """Make the arena note the deal as it lies before each question it asks (for the
+    measuring devices below, which hand the strong side some of it)."""
+    ask = _ORIGINAL["ask"]
+
+    def publish(self: Arena, seat: int, kind: str, extra: dict, field: str) -> object:
+        _TRUE_DEAL[:] = self.hands
+        return ask(self, seat, kind, extra, field)
+
+    Arena._ask = publish  # type: ignore[method-assign]
 
 
 def _see(value: str, partner_only: bool = False) -> None:
@@ -216,13 +231,7 @@ def _see(value: str, partner_only: bool = False) -> None:
     if not kinds or not kinds <= {"bid", "play"}:
         name = "see_partner" if partner_only else "see"
         raise SystemExit(f"error: {name}= takes bid, play or bid+play, got: {value!r}")
-    ask = _ORIGINAL["ask"]
-
-    def publish(self: Arena, seat: int, kind: str, extra: dict, field: str) -> object:
-        _TRUE_DEAL[:] = self.hands
-        return ask(self, seat, kind, extra, field)
-
-    Arena._ask = publish  # type: ignore[method-assign]
+    _publish_true_deal()
     deals = _partner_shown if partner_only else _true_deals
     if "bid" in kinds:
         bidding.sample_deals = deals
@@ -271,10 +280,68 @@ def _partner_shown(k: Knowledge, count: int, rng: random.Random, *args: Any, **k
     if _shown(k):
         partner = (k.me + 2) % 4
         hand = _TRUE_DEAL[partner]
-        known = list(k.known)
-        known[partner] = hand
-        k = dataclasses.replace(k, known=known, pool=k.pool & ~hand)
+        if _SEE_SUITS_BOX[0] == 0b1111:
+            known = list(k.known)
+            known[partner] = hand
+            k = dataclasses.replace(k, known=known, pool=k.pool & ~hand)
+        else:
+            # Only the partner's cards of the suits named: those are dealt to it, and
+            # it gets no other card of those suits (a void over what is left).
+            shown = hand & sum(SUIT_MASKS[u] for u in range(4) if _SEE_SUITS_BOX[0] >> u & 1)
+            known, voids = list(k.known), list(k.voids)
+            known[partner] |= shown
+            voids[partner] |= _SEE_SUITS_BOX[0]
+            k = dataclasses.replace(k, known=known, voids=voids, pool=k.pool & ~shown)
     return _sampler(k, count, rng, *args, **kwargs)
+
+
+def _spade_count(hand: int) -> int:
+    return (hand & SUIT_MASKS[3]).bit_count()
+
+
+def _spade_top(hand: int) -> int:
+    return hand & SUIT_MASKS[3] & ~((1 << (3 * 13 + 10)) - 1)  # the queen, king and ace held
+
+
+#: ``see_feature``'s features of the partner's hand (it is shown nothing else).
+_FEATURES = {"spade_count": _spade_count, "spade_top": _spade_top}
+_SEE_FEATURE_BOX: list[str] = [""]
+
+
+def _feature_shown(k: Knowledge, count: int, rng: random.Random, *args: Any, **kwargs: Any) -> list[list[int]]:
+    """The real sampler's deals, kept only where the partner's hand has the feature of
+    its true hand (drawn in rounds; after 50 rounds the rest are filled unfiltered)."""
+    if not _shown(k):
+        return _sampler(k, count, rng, *args, **kwargs)
+    partner = (k.me + 2) % 4
+    feature = _FEATURES[_SEE_FEATURE_BOX[0]]
+    want = feature(_TRUE_DEAL[partner])
+    kept: list[list[int]] = []
+    for _ in range(50):
+        kept += [d for d in _sampler(k, count, rng, *args, **kwargs) if feature(d[partner]) == want]
+        if len(kept) >= count:
+            return kept[:count]
+    return kept + _sampler(k, count - len(kept), rng, *args, **kwargs)
+
+
+def _see_feature(value: str) -> None:
+    """Show the strong side's play decisions one feature of the partner's hand
+    (spade_count: how many spades it holds; spade_top: which of the top three spades),
+    by keeping only sampled deals that agree with it: what a signal of it could be worth."""
+    from bots.strong import search
+    if value not in _FEATURES:
+        raise SystemExit(f"error: see_feature= takes {' or '.join(_FEATURES)}, got: {value!r}")
+    _SEE_FEATURE_BOX[0] = value
+    _publish_true_deal()
+    search.sample_deals = _feature_shown
+
+
+def _see_suits(value: str) -> None:
+    """With ``see_partner``: show only the partner's cards of these suits (letters of
+    CDHS; shipped measure: all four), to tell which part of its hand pays."""
+    if not value or any(ch not in "CDHS" for ch in value.upper()):
+        raise SystemExit(f"error: see_suits= takes letters of CDHS, got: {value!r}")
+    _SEE_SUITS_BOX[0] = sum(1 << "CDHS".index(ch) for ch in set(value.upper()))
 
 
 def _set_window(value: str) -> None:
@@ -482,7 +549,7 @@ SETTINGS = {"window": _window, "first_window": _first_window, "borrow": _borrow,
             "match_edge": _match_edge, "match_spread": _match_spread, "bid_style4": _bid_style4,
             "read_play": _read_play, "nil_shed": _nil_shed, "oversample": _oversample,
             "read_weights": _read_weights, "opp_blind_optimism": _opp_blind_optimism, "see": _see,
-            "see_partner": _see_partner, "convention": _convention, "convention_miss": _convention_miss,
+            "see_partner": _see_partner, "see_suits": _see_suits, "see_feature": _see_feature, "convention": _convention, "convention_miss": _convention_miss,
             "convention_oversample": _convention_oversample, "partner_fact": _partner_fact,
             "partner_run": _partner_run, "see_tricks": _see_tricks, "learned": _learned,
             "learned_seats": _learned_seats, "exact_mix": _exact_mix,
@@ -550,6 +617,8 @@ def _reset() -> None:
     Arena._ask = _ORIGINAL["ask"]  # type: ignore[method-assign]
     bidding.sample_deals = search.sample_deals = _ORIGINAL["sample_deals"]
     _SEE_TRICKS[:] = [1, 13]
+    _SEE_SUITS_BOX[0] = 0b1111
+    _SEE_FEATURE_BOX[0] = ""
     game.HAND_SPREAD.clear()
     game.HAND_SPREAD.update(_ORIGINAL["spread"])
     evaluate.PARAMS.clear()

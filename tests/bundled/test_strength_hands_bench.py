@@ -246,6 +246,45 @@ def test_see_partner_fixes_the_partners_hand_and_still_samples_the_opponents() -
     assert sum(opponents_guessed) >= len(seen) // 2
 
 
+def test_see_suits_shows_only_the_partners_cards_of_the_suits_named() -> None:
+    # see_suits=S: every sampled deal gives the partner exactly its true spades; its
+    # other suits are still guessed (some deal gets them wrong).
+    from bots.strong.cards import SUIT_MASKS
+    seen = _play_decisions_under("see_partner=play,see_suits=S", 4)
+    spades = SUIT_MASKS[3]
+    right = [all(d[(k.me + 2) % 4] & spades == lying[(k.me + 2) % 4] & spades for d in out)
+             for k, out, lying in seen]
+    whole = [all(d[(k.me + 2) % 4] == lying[(k.me + 2) % 4] for d in out) for k, out, lying in seen]
+    assert all(right)
+    assert sum(whole) < len(seen) // 2
+    assert hands._SEE_SUITS_BOX == [0b1111]
+    with pytest.raises(SystemExit) as err:
+        hands.apply("see_partner=play,see_suits=SX", "2samples")
+    assert "got: 'SX'" in str(err.value)
+    hands.apply("base", "2samples")
+
+
+def test_see_feature_keeps_only_deals_that_agree_with_the_partners_feature() -> None:
+    # see_feature=spade_count: every sampled deal gives the partner as many spades as
+    # it holds, but not always the same ones; spade_top: its queen-king-ace of spades.
+    from bots.strong.cards import SUIT_MASKS
+    spades = SUIT_MASKS[3]
+    top = spades & ~((1 << 49) - 1)
+    seen = _play_decisions_under("see_feature=spade_count", 4)
+    p = [(k.me + 2) % 4 for k, _, _ in seen]
+    assert all((d[q] & spades).bit_count() == (lying[q] & spades).bit_count()
+               for q, (k, out, lying) in zip(p, seen) for d in out)
+    assert any(d[q] & spades != lying[q] & spades for q, (k, out, lying) in zip(p, seen) for d in out)
+    seen = _play_decisions_under("see_feature=spade_top", 4)
+    p = [(k.me + 2) % 4 for k, _, _ in seen]
+    assert all(d[q] & top == lying[q] & top for q, (k, out, lying) in zip(p, seen) for d in out)
+    assert hands._SEE_FEATURE_BOX == [""]
+    with pytest.raises(SystemExit) as err:
+        hands.apply("see_feature=hearts", "2samples")
+    assert "got: 'hearts'" in str(err.value)
+    hands.apply("base", "2samples")
+
+
 def test_see_tricks_shows_the_cards_only_in_the_tricks_named() -> None:
     # see_partner in tricks 5-13 only: the first four tricks' decisions guess the
     # partner's hand, the later ones are handed it; base shows every trick again.
