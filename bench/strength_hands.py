@@ -503,6 +503,18 @@ def _signal_read(value: str) -> None:
     signals.SIGNAL_READ_WEIGHT = float(value)
 
 
+def _spade_echo(value: str) -> None:
+    """1: show spade length by the order of equivalent plain cards (signals.SPADE_ECHO); 0: not."""
+    from bots.strong import signals
+    signals.SPADE_ECHO = bool(int(value))
+
+
+def _echo_read(value: str) -> None:
+    """The odds the partner's echo gives what it says is unlikely (signals.ECHO_READ_WEIGHT)."""
+    from bots.strong import signals
+    signals.ECHO_READ_WEIGHT = float(value)
+
+
 def _opponent_model(value: str) -> None:
     """How the endgame's exact solves play the opponents where the play is read: policy
     (the rule-based policy seeing the deal, shipped), blind (the policy knowing only which
@@ -555,6 +567,7 @@ SETTINGS = {"window": _window, "first_window": _first_window, "borrow": _borrow,
             "learned_seats": _learned_seats, "exact_mix": _exact_mix,
             "recursive": _recursive, "recursive_seats": _recursive_seats,
             "signal": _signal, "signal_eps": _signal_eps, "signal_read": _signal_read,
+            "spade_echo": _spade_echo, "echo_read": _echo_read,
             "opponent_model": _opponent_model, "opponent_model2": _opponent_model2,
             "partner_model": _partner_model,
             "match_equity2": _match_equity2, "match_spread2": _match_spread2}
@@ -584,6 +597,7 @@ def _reset() -> None:
                          exact_mix=search.EXACT_PLAYOUT_MIX, opponent_model=search.OPPONENT_MODEL,
                          opponent_model2=search.OPPONENT_MODEL_TWO_PLAYER, partner_model=search.PARTNER_MODEL,
                          signal=(signals.SIGNAL_DISCARDS, signals.SIGNAL_EPS, signals.SIGNAL_READ_WEIGHT),
+                         echo=(signals.SPADE_ECHO, signals.ECHO_READ_WEIGHT),
                          read_weights=(inference.LOW_FOLLOW_WEIGHT, inference.CHEAP_WIN_WEIGHT),
                          ask=Arena._ask, sample_deals=sampler.sample_deals)
     bot.SearchConfig = _ORIGINAL["SearchConfig"]  # type: ignore[misc]
@@ -613,6 +627,7 @@ def _reset() -> None:
     search.OPPONENT_MODEL_TWO_PLAYER = _ORIGINAL["opponent_model2"]
     search.PARTNER_MODEL = _ORIGINAL["partner_model"]
     signals.SIGNAL_DISCARDS, signals.SIGNAL_EPS, signals.SIGNAL_READ_WEIGHT = _ORIGINAL["signal"]
+    signals.SPADE_ECHO, signals.ECHO_READ_WEIGHT = _ORIGINAL["echo"]
     inference.LOW_FOLLOW_WEIGHT, inference.CHEAP_WIN_WEIGHT = _ORIGINAL["read_weights"]
     Arena._ask = _ORIGINAL["ask"]  # type: ignore[method-assign]
     bidding.sample_deals = search.sample_deals = _ORIGINAL["sample_deals"]

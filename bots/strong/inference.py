@@ -131,6 +131,9 @@ def play_evidence(played: Sequence[tuple[int, int]], n: int, me: int,
     if signals.SIGNAL_READ_WEIGHT is not None:
         out.extend(Evidence(seat, cards, signals.SIGNAL_READ_WEIGHT)
                    for seat, cards in signals.discard_evidence(played, n, (me + 2) % n, unplayed))
+    if signals.ECHO_READ_WEIGHT is not None:
+        out.extend(Evidence(seat, cards, signals.ECHO_READ_WEIGHT)
+                   for seat, cards in signals.echo_evidence(played, n, (me + 2) % n, unplayed) if cards)
     return [e for e in out if e.weight < 1.0]  # odds of 1 say nothing
 
 

@@ -93,13 +93,28 @@ class PlayReport:
     fallback: bool = False
 
 
+def _live(view: View) -> int:
+    """Cards another seat could still hold, and the cards of the trick in progress."""
+    live = FULL_DECK & ~view.played_mask() & ~view.hand & ~view.discards
+    for _, c in view.trick:
+        live |= 1 << c
+    return live
+
+
+def _echoed(view: View, rules: RuleSet, card: int) -> int:
+    """``card``, or the card of its run the spade echo plays (signals.py; off as shipped)."""
+    if not signals.SPADE_ECHO or not inference.enabled(rules, view.n):
+        return card
+    dealt = (view.hand & SUIT_MASKS[3]).bit_count() + sum(
+        1 for s, c in view.played if s == view.seat and c // 13 == 3)
+    return signals.echo_card(card, view.hand, _live(view), dealt)
+
+
 def root_candidates(view: View, legal: int) -> list[int]:
     """One card per run of cards that are equivalent from this seat's view: same suit,
     with nothing between them that another seat could still hold (or that lies in the
     trick in progress). Returns the lowest card of each run."""
-    live = FULL_DECK & ~view.played_mask() & ~view.hand & ~view.discards
-    for _, c in view.trick:
-        live |= 1 << c
+    live = _live(view)
     reps = []
     prev = -2
     m = legal
@@ -188,7 +203,7 @@ def decide_play(view: View, rules: RuleSet, legal: int, cfg: SearchConfig,
     default = policy_card(view, legal, k)
     cands = root_candidates(view, legal)
     if len(cands) == 1:
-        return PlayReport(card=cands[0])
+        return PlayReport(card=_echoed(view, rules, cands[0]))
     n = view.n
     my_side = side_of(view.seat, n)
     bids = [b if b is not None else 1 for b in view.bids]
@@ -269,6 +284,7 @@ def decide_play(view: View, rules: RuleSet, legal: int, cfg: SearchConfig,
         near = [c for c in cands if means[c] >= best - max(eps, signals.SIGNAL_EPS)]
         signal = signals.choose_discard(near, view.hand)
         card = card if signal is None else signal
+    card = _echoed(view, rules, card)
     if log:
         log(f"play: {count} samples ({'exact' if exact else 'playouts'}), nodes {stats.nodes}, "
             f"best {best:.1f}")

@@ -71,3 +71,70 @@ def discard_evidence(played: Sequence[tuple[int, int]], n: int, partner: int,
             if high:
                 out.append((partner, high))
     return out
+
+
+#: Whether this bot shows its spade length by the order it plays equivalent cards in (a
+#: setting; off as shipped): with at least :data:`ECHO_LONG` spades dealt, it plays the
+#: highest card of a run of plain cards that are equivalent from its view ("high-low"),
+#: otherwise the lowest (as the search does anyway). Equivalent cards take the same
+#: tricks, so the order costs nothing; the partner reads it once it sees two of them.
+SPADE_ECHO = False
+#: Spades dealt that count as long.
+ECHO_LONG = 4
+#: The odds the reader gives the cards an echo says the partner is unlikely to hold (its
+#: spades after "low-high", its plain cards after "high-low"); None: echoes not read.
+ECHO_READ_WEIGHT: float | None = None
+
+
+def echo_card(card: int, hand: int, live: int, spades_dealt: int) -> int:
+    """The card of ``card``'s run this seat plays by the spade echo: ``card`` itself
+    (the lowest of its run) when short in spades or ``card`` is a spade, else the
+    highest card of ``hand`` that no card in ``live`` (held by another seat, or in the
+    trick in progress) separates from it."""
+    suit = card // 13
+    if suit == SPADES or spades_dealt < ECHO_LONG:
+        return card
+    top = card
+    for x in range(card + 1, 13 * suit + 13):
+        if hand >> x & 1:
+            top = x
+        elif live >> x & 1:
+            break
+    return top
+
+
+def echo_evidence(played: Sequence[tuple[int, int]], n: int, partner: int,
+                  unplayed: int) -> list[tuple[int, int]]:
+    """What the partner's first echo says, as at most one ``(seat, cards)`` pair. An echo
+    is two plain cards of one suit the partner played in different tricks, with every
+    card between them gone before the first one's trick or played by the partner: they
+    were equivalent when it played the first, so their order was its choice. High-low
+    says long spades (so its plain cards still out are less likely); low-high, short
+    (its spades still out are less likely)."""
+    gone = 0  # cards of the tricks finished so far
+    partner_cards = 0
+    firsts: dict[int, tuple[int, int]] = {}  # suit -> (first card, cards gone before its trick)
+    for start in range(0, len(played), n):
+        trick = played[start:start + n]
+        for seat, card in trick:
+            suit = card // 13
+            if seat != partner:
+                continue
+            partner_cards |= 1 << card
+            if suit == SPADES:
+                continue
+            if suit not in firsts:
+                firsts[suit] = (card, gone)
+                continue
+            first, gone_then = firsts[suit]
+            lo, hi = min(first, card), max(first, card)
+            between = ((1 << hi) - 1) & ~((2 << lo) - 1)
+            if between & ~(gone_then | partner_cards):
+                firsts[suit] = (card, gone)  # not equivalent: this card may start an echo
+                continue
+            if first > card:
+                return [(partner, unplayed & ~SUIT_MASKS[SPADES])]
+            return [(partner, unplayed & SUIT_MASKS[SPADES])]
+        for _, card in trick:
+            gone |= 1 << card
+    return []

@@ -126,3 +126,75 @@ def test_no_signal_where_blind_nil_is_free(signalling: None) -> None:
     signals.SIGNAL_DISCARDS = False
     off = decide_play(view, RuleSet(), view.hand, SearchConfig(samples=8), random.Random(3))
     assert on.card == off.card != parse_card("3D")
+
+
+@pytest.fixture
+def echoing() -> Iterator[None]:
+    saved = signals.SPADE_ECHO, signals.ECHO_READ_WEIGHT
+    yield
+    signals.SPADE_ECHO, signals.ECHO_READ_WEIGHT = saved
+
+
+def test_a_long_spade_hand_plays_the_top_of_an_equivalent_run() -> None:
+    hand = cards("5H", "7H", "9H", "2S", "3S", "4S", "5S")
+    gone_6h = cards("6H")  # played: 5H and 7H are equivalent, the 8H (live) cuts the run
+    live = FULL_DECK & ~hand & ~gone_6h
+    assert signals.echo_card(parse_card("5H"), hand, live, 4) == parse_card("7H")
+    assert signals.echo_card(parse_card("5H"), hand, live | gone_6h, 4) == parse_card("5H")
+    assert signals.echo_card(parse_card("5H"), hand, live, 3) == parse_card("5H")  # short: lowest
+    assert signals.echo_card(parse_card("2S"), hand, live, 4) == parse_card("2S")  # spades say nothing
+
+
+def test_an_echo_reads_high_low_as_long_spades_and_low_high_as_short() -> None:
+    first = plays((0, "2C"), (1, "6H"), (2, "3C"), (3, "4C"))  # the 6H goes in the first trick
+    unplayed = FULL_DECK & ~cards("2C", "6H", "3C", "4C", "8H", "7H", "9H", "TH", "5H", "JH", "QH", "KH")
+    spades = signals.SUIT_MASKS[3]
+    high_low = first + plays((3, "8H"), (0, "9H"), (1, "TH"), (2, "7H"),
+                             (0, "JH"), (1, "QH"), (2, "5H"), (3, "KH"))
+    assert signals.echo_evidence(high_low, 4, 2, unplayed) == [(2, unplayed & ~spades)]
+    low_high = first + plays((3, "8H"), (0, "9H"), (1, "TH"), (2, "5H"),
+                             (0, "JH"), (1, "QH"), (2, "7H"), (3, "KH"))
+    assert signals.echo_evidence(low_high, 4, 2, unplayed) == [(2, unplayed & spades)]
+    # The 6H still out when the partner played its first heart: no choice, nothing read.
+    late_6h = plays((0, "2C"), (1, "AC"), (2, "3C"), (3, "4C")) + plays(
+        (1, "8H"), (2, "7H"), (3, "9H"), (0, "6H"), (0, "JH"), (1, "QH"), (2, "5H"), (3, "KH"))
+    assert signals.echo_evidence(late_6h, 4, 2, unplayed) == []
+    # Other seats' orders say nothing.
+    assert signals.echo_evidence(high_low, 4, 1, unplayed) == []
+
+
+def _run_to_play(spades: tuple[str, ...]) -> View:
+    """Seat 0 follows a heart lead with the 5H and 7H left (the 6H gone): one run."""
+    hand = cards("5H", "7H", "3D", "8D", *spades)
+    return View(n=4, seat=0, hand=hand, phase="play", bids=[3, 3, 3, 3], blind=[False] * 4,
+                tricks=[0, 0, 0, 1], trick=plays((3, "KH")), leader=3, broken=False,
+                played=plays((1, "6H"), (2, "2H"), (3, "QH"), (0, "4H"), (3, "KH")),
+                score=(0, 0), bags=(0, 0), dealer=3)
+
+
+def test_the_search_echoes_only_when_set_and_where_the_play_is_read(echoing: None) -> None:
+    rules = RuleSet(blind_nil=False)
+    long_view = _run_to_play(("2S", "3S", "4S", "5S"))
+    short_view = _run_to_play(("2S", "3S", "4S"))
+    cfg = SearchConfig(samples=4)
+    signals.SPADE_ECHO = False
+    assert decide_play(long_view, rules, search.legal_now(long_view), cfg, random.Random(1)).card == parse_card("5H")
+    signals.SPADE_ECHO = True
+    assert decide_play(long_view, rules, search.legal_now(long_view), cfg, random.Random(1)).card == parse_card("7H")
+    assert decide_play(short_view, rules, search.legal_now(short_view), cfg, random.Random(1)).card == parse_card("5H")
+    # Under the default rules (Blind Nil free) the play is not read and nothing is said.
+    assert decide_play(long_view, RuleSet(), search.legal_now(long_view), cfg, random.Random(1)).card \
+        == parse_card("5H")
+
+
+def test_play_evidence_carries_the_echo_only_when_set(echoing: None) -> None:
+    played = plays((0, "2C"), (1, "6H"), (2, "3C"), (3, "4C"), (3, "8H"), (0, "9H"), (1, "TH"), (2, "7H"),
+                   (0, "JH"), (1, "QH"), (2, "5H"), (3, "KH"))
+    unplayed = FULL_DECK & ~mask_of(c for _, c in played)
+    signals.ECHO_READ_WEIGHT = None
+    without = play_evidence(played, 4, 0, [3, 3, 3, 3], unplayed)
+    signals.ECHO_READ_WEIGHT = 0.2
+    found = play_evidence(played, 4, 0, [3, 3, 3, 3], unplayed)
+    added = [(e.seat, e.cards, e.weight) for e in found if e not in without]
+    assert found[:len(without)] == without
+    assert added == [(2, unplayed & ~signals.SUIT_MASKS[3], 0.2)]
