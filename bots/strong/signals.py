@@ -10,7 +10,10 @@ knowing where its partner's strength is not (above all on defence, where the bes
 is into the partner's winners).
 
 Both halves are settings (:data:`SIGNAL_DISCARDS`, :data:`SIGNAL_READ_WEIGHT`), measured
-in docs/benchmarks.md (*A discard signal and a model of the opponents*). The convention is public: any opponent
+in docs/benchmarks.md (*A discard signal and a model of the opponents*). So is a second
+convention, a spade-length echo (:data:`SPADE_ECHO`, :data:`ECHO_READ_WEIGHT`): the order
+in which a seat plays equivalent plain cards says whether it was dealt four spades or
+more (docs/benchmarks.md, twenty-fifth session). Both are off as shipped. The convention is public: any opponent
 may read it too, and nothing in it depends on a card the signalling seat has not seen.
 """
 
