@@ -276,22 +276,17 @@ def _true_deals(k: Knowledge, count: int, rng: random.Random, *args: Any, **kwar
 
 
 def _partner_shown(k: Knowledge, count: int, rng: random.Random, *args: Any, **kwargs: Any) -> list[list[int]]:
-    """The real sampler's deals with the partner's hand as it lies."""
+    """The real sampler's deals with the partner's hand (or its suits ``see_suits`` names) as it lies."""
     if _shown(k):
         partner = (k.me + 2) % 4
         hand = _TRUE_DEAL[partner]
-        if _SEE_SUITS_BOX[0] == 0b1111:
-            known = list(k.known)
-            known[partner] = hand
-            k = dataclasses.replace(k, known=known, pool=k.pool & ~hand)
-        else:
-            # Only the partner's cards of the suits named: those are dealt to it, and
-            # it gets no other card of those suits (a void over what is left).
-            shown = hand & sum(SUIT_MASKS[u] for u in range(4) if _SEE_SUITS_BOX[0] >> u & 1)
-            known, voids = list(k.known), list(k.voids)
-            known[partner] |= shown
-            voids[partner] |= _SEE_SUITS_BOX[0]
-            k = dataclasses.replace(k, known=known, voids=voids, pool=k.pool & ~shown)
+        # The partner's cards of the suits shown are dealt to it, and it gets no other
+        # card of those suits (a void over what is left); with all four, its whole hand.
+        shown = hand & sum(SUIT_MASKS[u] for u in range(4) if _SEE_SUITS_BOX[0] >> u & 1)
+        known, voids = list(k.known), list(k.voids)
+        known[partner] |= shown
+        voids[partner] |= _SEE_SUITS_BOX[0]
+        k = dataclasses.replace(k, known=known, voids=voids, pool=k.pool & ~shown)
     return _sampler(k, count, rng, *args, **kwargs)
 
 
@@ -305,6 +300,7 @@ def _spade_top(hand: int) -> int:
 
 #: ``see_feature``'s features of the partner's hand (it is shown nothing else).
 _FEATURES = {"spade_count": _spade_count, "spade_top": _spade_top}
+#: The feature ``see_feature`` shows ("": none).
 _SEE_FEATURE_BOX: list[str] = [""]
 
 
@@ -561,7 +557,8 @@ SETTINGS = {"window": _window, "first_window": _first_window, "borrow": _borrow,
             "match_edge": _match_edge, "match_spread": _match_spread, "bid_style4": _bid_style4,
             "read_play": _read_play, "nil_shed": _nil_shed, "oversample": _oversample,
             "read_weights": _read_weights, "opp_blind_optimism": _opp_blind_optimism, "see": _see,
-            "see_partner": _see_partner, "see_suits": _see_suits, "see_feature": _see_feature, "convention": _convention, "convention_miss": _convention_miss,
+            "see_partner": _see_partner, "see_suits": _see_suits, "see_feature": _see_feature,
+            "convention": _convention, "convention_miss": _convention_miss,
             "convention_oversample": _convention_oversample, "partner_fact": _partner_fact,
             "partner_run": _partner_run, "see_tricks": _see_tricks, "learned": _learned,
             "learned_seats": _learned_seats, "exact_mix": _exact_mix,

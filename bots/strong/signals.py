@@ -13,8 +13,9 @@ Both halves are settings (:data:`SIGNAL_DISCARDS`, :data:`SIGNAL_READ_WEIGHT`), 
 in docs/benchmarks.md (*A discard signal and a model of the opponents*). So is a second
 convention, a spade-length echo (:data:`SPADE_ECHO`, :data:`ECHO_READ_WEIGHT`): the order
 in which a seat plays equivalent plain cards says whether it was dealt four spades or
-more (docs/benchmarks.md, twenty-fifth session). Both are off as shipped. The convention is public: any opponent
-may read it too, and nothing in it depends on a card the signalling seat has not seen.
+more (docs/benchmarks.md, twenty-fifth session). Both are off as shipped. Both
+conventions are public: any opponent may read them too, and nothing in them depends on a
+card the signalling seat has not seen.
 """
 
 from __future__ import annotations
