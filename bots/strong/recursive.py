@@ -24,7 +24,7 @@ from typing import Callable, Sequence
 
 from .cards import trick_winner
 from .game import side_of
-from .solver import Position, solve
+from .solver import Position, Reply, solve
 from .view import View
 
 #: ``inner(view, legal)``: the card the seat of ``view`` would play from ``legal``.
@@ -58,19 +58,40 @@ def seat_view(view: View, seat: int, hand: int) -> View:
                                received_from=None)
 
 
+def _winning(trick: Sequence[tuple[int, int]]) -> tuple[int, int]:
+    """Who is winning ``trick`` and its card's key, as :data:`solver.Reply` takes them
+    (spades 100 + rank, the led suit its rank; ``(-1, -1)`` before the lead)."""
+    wseat, wkey = -1, -1
+    led = trick[0][1] // 13 if trick else -1
+    for s, c in trick:
+        k = 100 + c % 13 if c // 13 == 3 else (c % 13 if c // 13 == led else -1)
+        if k > wkey:
+            wseat, wkey = s, k
+    return wseat, wkey
+
+
 def recursive_values(view: View, hands: Sequence[int], cands: list[int],
                      value: Callable[[tuple[int, ...]], float], slots: Sequence[int],
-                     inner: InnerDecision, seats: str = "self") -> dict[int, float]:
+                     inner: InnerDecision, seats: str = "self", reply: Reply | None = None,
+                     modelled: Sequence[int] | None = None) -> dict[int, float]:
     """The value of each of ``cands`` (cards of ``view.seat``) in the deal ``hands``.
 
     After the candidate, the other seats named by ``seats`` (see :data:`SEATS`) play
     ``inner``'s card from their own view and the rest the solver's best reply in this
     deal; at this seat's next turn ``inner`` chooses from this seat's view; the deal is
-    then solved exactly. A hand that ends first is scored as it ended."""
+    then solved exactly. A hand that ends first is scored as it ended.
+
+    With ``reply`` (the search's model of other seats, :func:`solver.solve`'s
+    ``reply``/``modelled``: by default the other side's seats) the modelled seats play
+    the model's card at every turn, here and in the final solve; the model is this
+    search's belief about those seats, so it goes before ``seats``."""
     if seats not in SEATS:
         raise ValueError(f"seats must be one of {', '.join(SEATS)}; got: {seats!r}")
     me, n = view.seat, view.n
     my_side = side_of(me, n)
+    by_model: set[int] = set()
+    if reply is not None:
+        by_model = set(modelled) if modelled is not None else {s for s in range(n) if side_of(s, n) != my_side}
     out: dict[int, float] = {}
     for c in cands:
         hs = list(hands)
@@ -85,12 +106,17 @@ def recursive_values(view: View, hands: Sequence[int], cands: list[int],
             pos = Position(list(hs), list(v.trick), v.leader, v.broken, list(v.tricks))
             if mover == me:
                 card = inner(dataclasses.replace(v, hand=hs[me]), legal)
-                out[c] = solve(pos, value, my_side, moves=[card], slots=slots)[card]
+                out[c] = solve(pos, value, my_side, moves=[card], slots=slots, reply=reply,
+                               modelled=modelled)[card]
                 break
-            if seats == "all" or (seats == "pair" and mover == view.partner):
+            if mover in by_model:
+                assert reply is not None
+                wseat, wkey = _winning(v.trick)
+                card = reply(mover, hs[mover], legal, list(v.trick), wseat, wkey, list(hs), list(v.tricks))
+            elif seats == "all" or (seats == "pair" and mover == view.partner):
                 card = inner(seat_view(v, mover, hs[mover]), legal)
             else:
-                vals = solve(pos, value, my_side, slots=slots)
+                vals = solve(pos, value, my_side, slots=slots, reply=reply, modelled=modelled)
                 mine = side_of(mover, n) == my_side
                 best = max(vals.values()) if mine else min(vals.values())
                 card = min(x for x, y in vals.items() if y == best)

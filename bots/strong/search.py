@@ -231,7 +231,8 @@ def decide_play(view: View, rules: RuleSet, legal: int, cfg: SearchConfig,
         for hands in deals:
             vals = None
             if exact and inner is not None:
-                vals = recursive_values(view, hands, cands, obj.value, slots, inner, cfg.recursive_seats)
+                vals = recursive_values(view, hands, cands, obj.value, slots, inner, cfg.recursive_seats,
+                                        reply=reply, modelled=modelled)
             elif exact:
                 pos = Position(list(hands), list(view.trick), view.leader, view.broken, list(view.tricks))
                 probe = False

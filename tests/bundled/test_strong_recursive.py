@@ -105,6 +105,44 @@ def test_perfect_next_turns_give_the_exact_values(seats: str) -> None:
         recursive_values(v, hands, cands, obj.value, obj.slots(), _lowest, "both")
 
 
+@pytest.mark.parametrize("seats", ["self", "pair", "all"])
+def test_with_an_opponent_model_perfect_turns_give_the_modelled_solve(seats: str) -> None:
+    # The opponents play the model's card at every turn (before ``seats``: "all" is
+    # "pair" here); this side's perfect turns against that model reproduce the solve
+    # that models them, and a plain best reply for the opponents would differ.
+    from bots.strong.opponent import policy_reply
+    rng = random.Random(23)
+    differs = 0
+    for _ in range(25):
+        k = rng.randint(2, 4)
+        deal = _deal(rng, k)
+        obj = random_objective(rng, 4)
+        my_side = obj.ctx.my_side
+        seat = my_side + 2 * rng.randrange(2)
+        v = _view(deal, seat, seat, k, obj.bids)
+        reply = policy_reply(obj.bids, 4)
+
+        def inner(iv: View, legal: int) -> int:
+            gone = 0
+            for _, c in iv.played:
+                gone |= 1 << c
+            hs = [h & ~gone for h in deal]
+            assert side_of(iv.seat, 4) == my_side  # the model makes the opponents' turns
+            vals = solve(Position(hs, list(iv.trick), iv.leader, iv.broken, list(iv.tricks)), obj.value,
+                         my_side, reply=reply)
+            best = max(vals.values())
+            return min(c for c, x in vals.items() if x == best)
+
+        legal = v.legal_from(deal[seat])
+        cands = [c for c in range(52) if legal >> c & 1]
+        pos = Position(list(deal), [], v.leader, v.broken, list(v.tricks))
+        modelled = solve(pos, obj.value, my_side, slots=obj.slots(), reply=reply)
+        got = recursive_values(v, deal, cands, obj.value, obj.slots(), inner, seats, reply=reply)
+        assert got == pytest.approx(modelled)
+        differs += solve(pos, obj.value, my_side, slots=obj.slots()) != pytest.approx(modelled)
+    assert differs >= 3
+
+
 def test_a_wrong_next_turn_costs_what_the_solver_hides() -> None:
     # Seat 0 leads the ace of clubs, then must choose its next lead: a diamond to its
     # partner's king and queen (three tricks for the pair) or a heart into the
