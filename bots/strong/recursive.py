@@ -24,6 +24,7 @@ from typing import Callable, Sequence
 
 from .cards import trick_winner
 from .game import side_of
+from .policy import winning
 from .solver import Position, Reply, solve
 from .view import View
 
@@ -56,18 +57,6 @@ def seat_view(view: View, seat: int, hand: int) -> View:
     out, and it reads the bids by this seat's record of their styles)."""
     return dataclasses.replace(view, seat=seat, hand=hand, passed=0, passed_to=None, received=0,
                                received_from=None)
-
-
-def _winning(trick: Sequence[tuple[int, int]]) -> tuple[int, int]:
-    """Who is winning ``trick`` and its card's key, as :data:`solver.Reply` takes them
-    (spades 100 + rank, the led suit its rank; ``(-1, -1)`` before the lead)."""
-    wseat, wkey = -1, -1
-    led = trick[0][1] // 13 if trick else -1
-    for s, c in trick:
-        k = 100 + c % 13 if c // 13 == 3 else (c % 13 if c // 13 == led else -1)
-        if k > wkey:
-            wseat, wkey = s, k
-    return wseat, wkey
 
 
 def recursive_values(view: View, hands: Sequence[int], cands: list[int],
@@ -111,7 +100,7 @@ def recursive_values(view: View, hands: Sequence[int], cands: list[int],
                 break
             if mover in by_model:
                 assert reply is not None
-                wseat, wkey = _winning(v.trick)
+                wseat, wkey = winning(v.trick)
                 card = reply(mover, hs[mover], legal, list(v.trick), wseat, wkey, list(hs), list(v.tricks))
             elif seats == "all" or (seats == "pair" and mover == view.partner):
                 card = inner(seat_view(v, mover, hs[mover]), legal)
