@@ -536,6 +536,26 @@ def _opponent_model2(value: str) -> None:
     search.OPPONENT_MODEL_TWO_PLAYER = bool(int(value))
 
 
+def _dd(value: str) -> None:
+    """Value plays by DDS double-dummy solves up to this many cards in hand (dd.DD_CARDS; 0 shipped)."""
+    from bots.strong import dd
+    if int(value) and not dd.available():
+        raise SystemExit("error: dd= needs the endplay package (pip install endplay)")
+    dd.DD_CARDS = int(value)
+
+
+def _dd_samples(value: str) -> None:
+    """At most this many sampled deals for a decision valued by DDS (dd.DD_SAMPLES)."""
+    from bots.strong import dd
+    dd.DD_SAMPLES = int(value)
+
+
+def _dd_ms(value: str) -> None:
+    """At most this much CPU (ms) for a decision valued by DDS (dd.DD_CPU_S)."""
+    from bots.strong import dd
+    dd.DD_CPU_S = float(value) / 1000.0
+
+
 def _nil_shed(value: str) -> None:
     """The odds a live Nil is dealt a loser above the one it shed (1: not read)."""
     from bots.strong import inference
@@ -566,7 +586,8 @@ SETTINGS = {"window": _window, "first_window": _first_window, "borrow": _borrow,
             "signal": _signal, "signal_eps": _signal_eps, "signal_read": _signal_read,
             "spade_echo": _spade_echo, "echo_read": _echo_read,
             "opponent_model": _opponent_model, "opponent_model2": _opponent_model2,
-            "partner_model": _partner_model,
+            "partner_model": _partner_model, "dd": _dd, "dd_samples": _dd_samples,
+            "dd_ms": _dd_ms,
             "match_equity2": _match_equity2, "match_spread2": _match_spread2}
 
 #: The shipped values of every knob, read once before the first setting moves any.
@@ -575,7 +596,7 @@ _ORIGINAL: dict[str, Any] = {}
 
 def _reset() -> None:
     """Undo every earlier setting (each setting is measured from the shipped bot)."""
-    from bots.strong import bidding, bot, game, inference, policy, reading, sampler, search, signals
+    from bots.strong import bidding, bot, dd, game, inference, policy, reading, sampler, search, signals
     from bots.strong.game import MatchContext
     if not _ORIGINAL:
         _ORIGINAL.update(bag_weight=MatchContext.bag_weight, SearchConfig=bot.SearchConfig,
@@ -591,7 +612,7 @@ def _reset() -> None:
                          convention_oversample=sampler.CONVENTION_OVERSAMPLE,
                          partner_fact=inference.PARTNER_FACT_WEIGHT, partner_run=inference.PARTNER_RUN_WEIGHT,
                          learned=reading.LEARNED_READING, learned_seats=reading.LEARNED_SEATS,
-                         exact_mix=search.EXACT_PLAYOUT_MIX, opponent_model=search.OPPONENT_MODEL,
+                         exact_mix=search.EXACT_PLAYOUT_MIX, dd=(dd.DD_CARDS, dd.DD_SAMPLES, dd.DD_CPU_S), opponent_model=search.OPPONENT_MODEL,
                          opponent_model2=search.OPPONENT_MODEL_TWO_PLAYER, partner_model=search.PARTNER_MODEL,
                          signal=(signals.SIGNAL_DISCARDS, signals.SIGNAL_EPS, signals.SIGNAL_READ_WEIGHT),
                          echo=(signals.SPADE_ECHO, signals.ECHO_READ_WEIGHT),
@@ -620,6 +641,7 @@ def _reset() -> None:
     reading.LEARNED_READING = _ORIGINAL["learned"]
     reading.LEARNED_SEATS = _ORIGINAL["learned_seats"]
     search.EXACT_PLAYOUT_MIX = _ORIGINAL["exact_mix"]
+    dd.DD_CARDS, dd.DD_SAMPLES, dd.DD_CPU_S = _ORIGINAL["dd"]
     search.OPPONENT_MODEL = _ORIGINAL["opponent_model"]
     search.OPPONENT_MODEL_TWO_PLAYER = _ORIGINAL["opponent_model2"]
     search.PARTNER_MODEL = _ORIGINAL["partner_model"]

@@ -24,7 +24,7 @@ import dataclasses
 import random
 from typing import Any, Callable
 
-from . import inference, signals
+from . import dd, inference, signals
 from .cards import FULL_DECK, SUIT_MASKS
 from .game import MatchContext, Objective, RuleSet, side_of
 from .opponent import policy_reply
@@ -222,6 +222,12 @@ def decide_play(view: View, rules: RuleSet, legal: int, cfg: SearchConfig,
     differed = False  # some sample valued the candidates differently
     inner = _inner_decision(rules, cfg, rng) if exact and cfg.recursive else None
     reply, modelled = _endgame_reply(bids, view.seat, rules, n)
+    use_dd = not exact and dd.applies(view, bids)
+    if use_dd:
+        target = min(target, dd.DD_SAMPLES or target)
+        if dd.DD_CPU_S is not None:
+            deadline = deadline.sooner(dd.DD_CPU_S) if isinstance(deadline, Deadline) \
+                else Deadline(float("inf") if deadline is None else deadline).sooner(dd.DD_CPU_S)
     while count < target and not stop:
         if expired(deadline):
             break
@@ -251,6 +257,8 @@ def decide_play(view: View, rules: RuleSet, legal: int, cfg: SearchConfig,
                         # ends (with the policy's card if no sample finished).
                         stop = True
                         break
+            if vals is None and use_dd:
+                vals = dd.dd_values(view, hands, cands, obj)
             if vals is None:
                 vals = _playout_values(view, hands, cands, bids, obj)
             elif EXACT_PLAYOUT_MIX:
