@@ -34,7 +34,8 @@ hand's bags cost nothing otherwise, which flatters any setting that takes more t
 Each ``--set`` is measured from the shipped bot (earlier settings are undone first); a
 comma joins several tunables into one setting. Every hand is seeded by its deal number,
 so a setting's hands are the same in every run and ``--save`` files of separate runs
-can be paired hand by hand.
+can be paired hand by hand. ``--save`` writes each hand as it finishes, the settings
+taking turns deal by deal, so a run stopped early leaves paired hands behind.
 """
 
 from __future__ import annotations
@@ -753,6 +754,16 @@ def _job(task: Task) -> tuple[str, int, int, tuple[float, int, int, int, int, in
                                     seats, against)
 
 
+def _save_line(f: Any, item: tuple[str, int, int, tuple[float, int, int, int, int, int]]) -> None:
+    """One finished hand as a JSON line of the ``--save`` file, flushed at once."""
+    if f is None:
+        return
+    st, d, leg, (net, m, b, bn_made, bn_bid, ended) = item
+    f.write(json.dumps({"setting": st, "deal": d, "leg": leg, "net": net, "made": m, "bid": b,
+                        "opp_blind_nil_made": bn_made, "opp_blind_nil_bid": bn_bid, "ended": ended}) + "\n")
+    f.flush()
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--deals", type=int, default=40)
@@ -788,25 +799,31 @@ def main(argv: list[str] | None = None) -> int:
     rule_args = rule_args_of(args.variant, args.rule)
     tasks: list[Task] = [(st, args.budget, rule_args, d, leg, args.bag_cost, score, SEATS[args.variant],
                           args.opponent)
-                         for st in settings for d in range(args.first_deal, args.first_deal + args.deals)
-                         for leg in (0, 1)]
+                         for d in range(args.first_deal, args.first_deal + args.deals)
+                         for leg in (0, 1) for st in settings]
     for st in settings:
         apply(st, args.budget)  # a bad setting fails before any hand is played
     rows: dict[str, dict[tuple[int, int], tuple[float, int, int, int, int, int]]] = {st: {} for st in settings}
-    if args.jobs > 1:
-        import multiprocessing
-        with multiprocessing.get_context("fork").Pool(args.jobs) as pool:
-            done = list(pool.imap_unordered(_job, tasks))
-    else:
-        done = [_job(t) for t in tasks]
+    # Each hand is saved as it finishes (a long run stopped early keeps what it played),
+    # and the settings take turns deal by deal, so what is saved is paired.
+    save = args.save.open("w") if args.save else None
+    done = []
+    try:
+        if args.jobs > 1:
+            import multiprocessing
+            with multiprocessing.get_context("fork").Pool(args.jobs) as pool:
+                for item in pool.imap_unordered(_job, tasks):
+                    done.append(item)
+                    _save_line(save, item)
+        else:
+            for t in tasks:
+                done.append(_job(t))
+                _save_line(save, done[-1])
+    finally:
+        if save:
+            save.close()
     for st, d, leg, result in done:
         rows[st][(d, leg)] = result
-    if args.save:
-        with args.save.open("w") as f:
-            for st, d, leg, (net, m, b, bn_made, bn_bid, ended) in done:
-                f.write(json.dumps({"setting": st, "deal": d, "leg": leg, "net": net, "made": m, "bid": b,
-                                    "opp_blind_nil_made": bn_made, "opp_blind_nil_bid": bn_bid,
-                                    "ended": ended}) + "\n")
     base = rows[settings[0]]
     for st in settings:
         r = rows[st]
