@@ -181,3 +181,17 @@ def test_a_missing_library_is_not_an_error(monkeypatch: pytest.MonkeyPatch, tmp_
     monkeypatch.setattr(dds, "_LIB", None)
     with pytest.raises(dds.DDSError, match="not available"):
         dds.solve([0, 0, 0, 0], [], 0)
+
+
+@pytest.mark.parametrize("deadline", [None, 1e18])
+def test_dd_cpu_caps_the_decision(dd_on: None, monkeypatch: pytest.MonkeyPatch, deadline: float | None) -> None:
+    # With no deadline of its own and with a bare perf_counter one: a generous cap leaves
+    # the count alone, a spent one stops the decision before its first solve (the
+    # policy's card is played).
+    view, _ = _view(9, [3, 3, 3, 3])
+    legal = search.legal_now(view)
+    for cap, samples in ((10.0, 12), (0.0, 0)):
+        monkeypatch.setattr(dd, "DD_CPU_S", cap)
+        report = decide_play(view, RuleSet(blind_nil=False), legal, SearchConfig(samples=12, deadline=deadline),
+                             random.Random(3))
+        assert report.samples == samples and report.fallback == (samples == 0)
