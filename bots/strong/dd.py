@@ -43,13 +43,20 @@ def applies(view: View, bids: Sequence[int]) -> bool:
             and all(b != 0 for b in bids) and available())
 
 
-def dd_values(view: View, hands: Sequence[int], cands: list[int], obj: Objective) -> dict[int, float]:
+def dd_values(view: View, hands: Sequence[int], cands: list[int], obj: Objective) -> dict[int, float] | None:
     """Each candidate's value (``obj``) when every seat plays on double dummy in ``hands``
-    (the sampled deal's hands now, the trick's cards already played).
+    (the sampled deal's hands now, the trick's cards already played); None if DDS
+    refused the position (the caller values this sample by playouts instead: a solver
+    error must not end the bot).
 
     The side to move's tricks go to this seat, the rest to the next seat: without a Nil
     the objective depends on each side's total alone (``Objective.slots``)."""
-    tricks_of = dds.solve(hands, view.trick, view.leader)
+    try:
+        tricks_of = dds.solve(hands, view.trick, view.leader)
+    except dds.DDSError:
+        return None
+    if any(c not in tricks_of for c in cands):
+        return None
     left = view.hand.bit_count()  # tricks still to be won, this one included
     me, nxt = view.seat, (view.seat + 1) % 4
     out = {}

@@ -10,7 +10,9 @@ How a card is valued in one sample depends on how many cards are left:
 * **endgame** (at most ``exact_cards`` cards in hand: 5 in partnership, 8 in two-player
   by default): exact search of the rest of the hand (:func:`bots.strong.solver.solve`);
 * **earlier**: one playout of the rule-based policy (:mod:`bots.strong.policy`) per
-  candidate card, everyone playing the policy to the end of the hand.
+  candidate card, everyone playing the policy to the end of the hand (or, with the
+  bench setting :data:`bots.strong.dd.DD_CARDS`, a double-dummy solve by DDS where
+  nobody bid Nil).
 
 A solve that overruns the decision's deadline is abandoned and the decision ends with the
 samples already valued, so it always ends on time. With a time budget the first solve is

@@ -91,6 +91,7 @@ def test_dd_values_score_each_sides_total() -> None:
                     tricks=list(pos.tricks), trick=list(pos.trick), leader=pos.leader, broken=True)
         cands = sorted(dds.solve(pos.hands, pos.trick, pos.leader))
         got = dd.dd_values(view, pos.hands, cands, obj)
+        assert got is not None
         # The exact solver maximising this side's tricks, scored once at the end.
         side = side_of(seat, 4)
         most = solve(pos, _side_tricks(side), side)
@@ -150,7 +151,7 @@ def test_the_search_values_by_dds_where_it_applies(dd_on: None, monkeypatch: pyt
     seen: list[int] = []
     real = dd.dd_values
 
-    def counting(view: View, hands: list[int], cands: list[int], obj: Objective) -> dict[int, float]:
+    def counting(view: View, hands: list[int], cands: list[int], obj: Objective) -> dict[int, float] | None:
         seen.append(len(cands))
         return real(view, hands, cands, obj)
 
@@ -195,3 +196,17 @@ def test_dd_cpu_caps_the_decision(dd_on: None, monkeypatch: pytest.MonkeyPatch, 
         report = decide_play(view, RuleSet(blind_nil=False), legal, SearchConfig(samples=12, deadline=deadline),
                              random.Random(3))
         assert report.samples == samples and report.fallback == (samples == 0)
+
+
+def test_a_refused_position_falls_back_to_playouts(dd_on: None, monkeypatch: pytest.MonkeyPatch) -> None:
+    def refuse(hands: Sequence[int], trick: Sequence[tuple[int, int]], leader: int) -> dict[int, int]:
+        raise dds.DDSError("DDS SolveBoard failed with code -12")
+
+    monkeypatch.setattr(dds, "solve", refuse)
+    view, _ = _view(9, [3, 3, 3, 3])
+    legal = search.legal_now(view)
+    report = decide_play(view, RuleSet(blind_nil=False), legal, SearchConfig(samples=12), random.Random(3))
+    assert report.samples == 12 and not report.fallback and legal >> report.card & 1
+    monkeypatch.setattr(dd, "DD_CARDS", 0)
+    plain = decide_play(view, RuleSet(blind_nil=False), legal, SearchConfig(samples=12), random.Random(3))
+    assert report.values == plain.values  # every sample valued by its playouts, as without DDS
