@@ -19,6 +19,7 @@ from typing import Sequence
 
 from . import dds
 from .game import Objective
+from .timing import Deadline
 from .view import View
 
 #: Hand sizes (cards in this seat's hand) valued by DDS instead of playouts, up to this
@@ -41,6 +42,18 @@ def applies(view: View, bids: Sequence[int]) -> bool:
     """Whether this decision may be valued by DDS: partnership, no Nil, a size in range."""
     return (DD_CARDS > 0 and view.n == 4 and view.hand.bit_count() <= DD_CARDS
             and all(b != 0 for b in bids) and available())
+
+
+def limits(target: int, deadline: Deadline | float | None) -> tuple[int, Deadline | float | None]:
+    """A DDS decision's sample count and deadline: the search's, cut by
+    :data:`DD_SAMPLES` and :data:`DD_CPU_S` where those are set."""
+    if DD_SAMPLES:
+        target = min(target, DD_SAMPLES)
+    if DD_CPU_S is not None:
+        if not isinstance(deadline, Deadline):  # none, or a bare time.perf_counter() value
+            deadline = Deadline(float("inf") if deadline is None else deadline)
+        deadline = deadline.sooner(DD_CPU_S)
+    return target, deadline
 
 
 def dd_values(view: View, hands: Sequence[int], cands: list[int], obj: Objective) -> dict[int, float] | None:

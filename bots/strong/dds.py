@@ -14,6 +14,7 @@ callers then keep to their own search.
 from __future__ import annotations
 
 import ctypes
+import functools
 import importlib.util
 import os
 from pathlib import Path
@@ -88,12 +89,11 @@ def _load() -> ctypes.CDLL | None:
     return lib
 
 
-_LIB = _load()
-
-
+@functools.cache
 def library() -> ctypes.CDLL | None:
-    """The loaded DDS library, or None where it is not installed."""
-    return _LIB
+    """The DDS library, or None where it is not installed. Loaded on first use: the bot
+    as shipped never calls DDS and does not pay its 18 MB."""
+    return _load()
 
 
 def solve(hands: Sequence[int], trick: Sequence[tuple[int, int]], leader: int) -> dict[int, int]:
@@ -103,25 +103,21 @@ def solve(hands: Sequence[int], trick: Sequence[tuple[int, int]], leader: int) -
     ``hands`` are four 52-bit masks (this package's card ints) after ``trick``'s cards
     were played; ``trick`` is ``[(seat, card), ...]`` (at most 3) led by ``leader``.
     Seat ``i`` is DDS's hand ``i``: seats play in the same rotation."""
-    if _LIB is None:
+    lib = library()
+    if lib is None:
         raise DDSError("DDS is not available (pip install endplay)")
     dl = _Deal()
     dl.trump = _SPADES
     dl.first = leader
-    for i in range(3):
-        if i < len(trick):
-            c = trick[i][1]
-            dl.currentTrickSuit[i] = 3 - c // 13
-            dl.currentTrickRank[i] = c % 13 + 2
-        else:
-            dl.currentTrickSuit[i] = 0
-            dl.currentTrickRank[i] = 0
+    for i, (_seat, c) in enumerate(trick):  # the rest of the struct starts zeroed
+        dl.currentTrickSuit[i] = 3 - c // 13
+        dl.currentTrickRank[i] = c % 13 + 2
     for seat in range(4):
         h = hands[seat]
         for s in range(4):
             dl.remainCards[seat][3 - s] = ((h >> (13 * s)) & 0x1FFF) << 2
     fut = _FutureTricks()
-    code = _LIB.SolveBoard(dl, -1, _ALL_CARDS, _ALWAYS_SEARCH, ctypes.byref(fut), 0)
+    code = lib.SolveBoard(dl, -1, _ALL_CARDS, _ALWAYS_SEARCH, ctypes.byref(fut), 0)
     if code != 1:
         raise DDSError(f"DDS SolveBoard failed with code {code} (hands {list(hands)}, trick {list(trick)}, "
                        f"leader {leader})")

@@ -226,10 +226,7 @@ def decide_play(view: View, rules: RuleSet, legal: int, cfg: SearchConfig,
     reply, modelled = _endgame_reply(bids, view.seat, rules, n)
     use_dd = not exact and dd.applies(view, bids)
     if use_dd:
-        target = min(target, dd.DD_SAMPLES or target)
-        if dd.DD_CPU_S is not None:
-            deadline = deadline.sooner(dd.DD_CPU_S) if isinstance(deadline, Deadline) \
-                else Deadline(float("inf") if deadline is None else deadline).sooner(dd.DD_CPU_S)
+        target, deadline = dd.limits(target, deadline)
     while count < target and not stop:
         if expired(deadline):
             break

@@ -136,7 +136,7 @@ def test_applies_only_where_set_and_without_nil(dd_on: None, monkeypatch: pytest
     two, _ = _view(8, [3, 3], n=2)
     monkeypatch.setattr(dd, "DD_CARDS", 13)
     assert not dd.applies(two, [3, 3])  # two-player: DDS plays four hands
-    monkeypatch.setattr(dds, "_LIB", None)
+    monkeypatch.setattr(dds, "library", lambda: None)
     assert not dd.applies(view, bids)  # no library: playouts as before
 
 
@@ -179,7 +179,7 @@ def test_a_missing_library_is_not_an_error(monkeypatch: pytest.MonkeyPatch, tmp_
     junk.write_text("not a library")
     monkeypatch.setenv(dds.LIBRARY_ENV, str(junk))
     assert dds._load() is None
-    monkeypatch.setattr(dds, "_LIB", None)
+    monkeypatch.setattr(dds, "library", lambda: None)
     with pytest.raises(dds.DDSError, match="not available"):
         dds.solve([0, 0, 0, 0], [], 0)
 
