@@ -50,12 +50,25 @@ def test_an_unknown_setting_is_refused_before_any_match(tmp_path: Path) -> None:
 
 
 def test_two_player_whole_matches_against_the_javascript_bot_leave_no_process(
-        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
     import os
     import shutil
+    from referee.seat.botprocess import BotProcess
     if shutil.which("node") is None:
         pytest.skip("node is not installed: the JavaScript heuristic bot needs Node.js 20 or later")
-    before = set(os.listdir("/proc"))
+    # The bot processes this run starts, by pid. Each leads its own session, so a process
+    # it leaves behind (even a grandchild that outlived it) still carries that session id.
+    # Looking only at these sessions, not at every heuristic_bot.js on the machine, keeps
+    # the test blind to the ones other test workers start at the same time.
+    started: list[int] = []
+    start = BotProcess.start
+
+    def recording_start(self: BotProcess) -> None:
+        start(self)
+        assert self.pid is not None
+        started.append(self.pid)
+
+    monkeypatch.setattr(BotProcess, "start", recording_start)
     out = tmp_path / "js.jsonl"
     assert matches.main(["--variant", "two-player", "--opponent", "heuristic-js", "--seeds", "1",
                          "--first-seed", "3", "--budget", "2samples", "--rule", "target=150",
@@ -63,15 +76,21 @@ def test_two_player_whole_matches_against_the_javascript_bot_leave_no_process(
     rows = [json.loads(line) for line in out.read_text().splitlines()]
     assert sorted(r["leg"] for r in rows) == [0, 1]
     assert all(r["hands"] >= 2 and r["win"] in (0, 1) for r in rows)
-    # Every opponent process of every hand was ended and reaped.
-    def command_of(pid: str) -> bytes:
+    # At least one opponent process per match was started (and so is checked below).
+    assert len(started) >= len(rows)
+
+    def session_of(pid: str) -> int | None:
         try:
-            return Path(f"/proc/{pid}/cmdline").read_bytes()
+            stat = Path(f"/proc/{pid}/stat").read_text()
         except OSError:  # ended since the listing
-            return b""
-    left = [pid for pid in set(os.listdir("/proc")) - before if pid.isdigit()
-            and b"heuristic_bot.js" in command_of(pid)]
-    assert not left
+            return None
+        return int(stat[stat.rindex(")") + 2:].split()[3])  # after "pid (comm) state ppid pgrp"
+
+    # Every opponent process of every match was ended and reaped: no leader left (not even
+    # a zombie), and nothing left in its session.
+    assert [pid for pid in started if Path(f"/proc/{pid}").exists()] == []
+    left = [pid for pid in os.listdir("/proc") if pid.isdigit() and session_of(pid) in started]
+    assert left == []
     assert capsys.readouterr().out.startswith("base")
 
 
