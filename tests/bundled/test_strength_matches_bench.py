@@ -89,11 +89,11 @@ def test_two_player_whole_matches_against_the_javascript_bot_leave_no_process(
     leaders: set[int] = set()
     close = BotProcess.close
 
-    def recording_close(self: BotProcess, *args: float) -> int | None:
+    def recording_close(self: BotProcess, *args: float, **kwargs: float) -> int | None:
         if self.pid is not None:
             leaders.add(self.pid)
             seen.update(_process_tree(self.pid))
-        return close(self, *args)
+        return close(self, *args, **kwargs)
 
     monkeypatch.setattr(BotProcess, "close", recording_close)
     out = tmp_path / "js.jsonl"
