@@ -23,7 +23,10 @@ the game, not only in how long it thinks:
 The parameters were tuned by paired in-process pilots (``bots.strong.arena``) for roughly
 even steps under ``blind_nil_behind: 100``; the measured ladder is in docs/bots.md. Level 4
 searches only 4 deals in two-player: a two-player search gets so much from its first
-samples that at 30 it played as level 5 does.
+samples that at 30 it played as level 5 does. Two-player has slips of its own
+(``slip2``): with the partnership slips its two lowest steps were about twice its two
+highest, so level 2 slips a little more there and level 3, which never slips in
+partnership, slips 7% of its cards (tuned by two-player round-robins, docs/bots.md).
 
 Every level draws all its randomness from the bot's seeded generator and does a fixed
 amount of work (a sample count, not a time budget), so ``--seed`` replays it exactly as
@@ -75,6 +78,7 @@ class Level:
     bidding: Bidding
     blind_nil: bool  # whether it ever bids Blind Nil (by the strong bot's simulation)
     slip: float = 0.0  # chance that a play (or a keep decision) is a uniformly random one
+    slip2: float | None = None  # the same, two-player (None: as ``slip``)
     bid_shift: float = 0.0  # Bidding.MODEL: tricks taken off the model's estimate before rounding
     samples4: int | None = None  # sample budget per decision, partnership (bids get twice)
     samples2: int | None = None  # the same, two-player
@@ -82,6 +86,10 @@ class Level:
     @property
     def name(self) -> str:
         return f"level-{self.number}"
+
+    def slip_for(self, n_seats: int) -> float:
+        """The chance of a random play (or keep decision) in a game of ``n_seats``."""
+        return self.slip2 if n_seats == 2 and self.slip2 is not None else self.slip
 
     def budget(self, n_seats: int) -> Budget | None:
         """The fixed sample budget of this level in a game of ``n_seats``, if it uses one."""
@@ -93,9 +101,9 @@ LEVELS: dict[int, Level] = {lv.number: lv for lv in (
     Level(1, "legal play and sane bids, mostly random cards",
           Play.POLICY, Bidding.MODEL, blind_nil=False, slip=0.65, bid_shift=1.0),
     Level(2, "rules of thumb: wins cheaply, ducks, covers; slips now and then",
-          Play.POLICY, Bidding.MODEL, blind_nil=False, slip=0.3, bid_shift=1.0),
+          Play.POLICY, Bidding.MODEL, blind_nil=False, slip=0.3, slip2=0.35, bid_shift=1.0),
     Level(3, "the strong bot's rule policy with simulated bids and Nil, no search",
-          Play.POLICY, Bidding.SIMULATED, blind_nil=False, samples4=8, samples2=8),
+          Play.POLICY, Bidding.SIMULATED, blind_nil=False, samples4=8, samples2=8, slip2=0.07),
     Level(4, "searches sampled deals on a small budget; no Blind Nil",
           Play.SEARCH, Bidding.SIMULATED, blind_nil=False, samples4=20, samples2=4),
     Level(5, "the full strong bot: search, simulated bids, Blind Nil",
@@ -144,7 +152,8 @@ class LevelBot(StrongBot):
         super()._hello(msg)
 
     def _slip(self) -> bool:
-        return self.level.slip > 0 and self.rng.random() < self.level.slip
+        p = self.level.slip_for(self.n)
+        return p > 0 and self.rng.random() < p
 
     def _request(self, kind: Any, msg: Mapping[str, Any], t0: float) -> tuple[str | None, Any]:
         lv = self.level

@@ -105,13 +105,39 @@ def test_only_level_five_bids_blind_nil_and_the_levels_climb_in_kind():
     kinds = [(lv.play, lv.bidding, lv.blind_nil) for lv in LEVELS.values()]
     assert kinds[0][:2] == (Play.POLICY, Bidding.MODEL) and kinds[2][:2] == (Play.POLICY, Bidding.SIMULATED)
     assert kinds[3][0] is Play.SEARCH and kinds[4] == (Play.SEARCH, Bidding.SIMULATED, True)
-    assert [lv.slip for lv in LEVELS.values()] == sorted((lv.slip for lv in LEVELS.values()), reverse=True)
+    for n in (4, 2):  # fewer random cards at every step up, in both variants
+        slips = [lv.slip_for(n) for lv in LEVELS.values()]
+        assert slips == sorted(slips, reverse=True), (n, slips)
     msg = {"type": "blind_nil", "id": 5, "state": {"hand_no": 1, "score": [0, 400], "bids": [None] * 4}}
     for level in LEVELS.values():
         bot = LevelBot(level, seed=1)
         _hello(bot, "partnership")
         if not level.blind_nil:
             assert bot.handle(msg) == {"id": 5, "blind_nil": False}
+
+
+def _slips(number: int, variant: str) -> tuple[int, int]:
+    """(random slips, policy plays) of one level over a short seeded match against level 1."""
+    log: list[str] = []
+    n = 2 if variant == "two-player" else 4
+    players = [LevelBot(LEVELS[number if s % 2 == 0 else 1], seed=20 + s, log=log.append if s == 0 else None,
+                        verbose=s == 0)
+               for s in range(n)]
+    Arena(players, RuleSet(max_hands=8), seed=12, move_ms=120_000).play_match()
+    return sum("random slip" in line for line in log), sum("-> " in line and " policy " in line for line in log)
+
+
+def test_a_level_can_slip_more_in_two_player_than_in_partnership():
+    # The two-player ladder is graded by its own slips (docs/bots.md): level 3 plays the
+    # rule policy without a slip in partnership, and slips at its two-player rate there.
+    level = LEVELS[3]
+    assert level.slip_for(4) == level.slip == 0 and level.slip_for(2) == level.slip2
+    assert level.slip2 is not None and 0 < level.slip2 < LEVELS[2].slip_for(2)
+    slipped, policy = _slips(3, "partnership")
+    assert slipped == 0 and policy > 20
+    slipped, policy = _slips(3, "two-player")
+    assert slipped > 0 and slipped / (slipped + policy) < 3 * level.slip2, (slipped, policy)
+    assert all(lv.slip_for(2) == lv.slip for lv in LEVELS.values() if lv.slip2 is None)
 
 
 def _decisions(number: int, seed: int) -> list[str]:
